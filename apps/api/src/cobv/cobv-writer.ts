@@ -1,0 +1,37 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { cobvDecider, cobvStreamId, DomainError, type CobVCommand, type CobVState } from '@pix/domain';
+import type { EventStore } from '@pix/event-store';
+import type { CobVRow } from '@pix/read-models';
+import type { Projections } from '../infrastructure/projections';
+import { CLOCK, EVENT_STORE, PROJECTIONS } from '../infrastructure/tokens';
+import { executeOnStream } from '../shared/execute-command';
+import { KeyedMutex } from '../shared/keyed-mutex';
+import type { Clock } from '../shared/ports';
+
+export const TXID_PATTERN = /^[a-zA-Z0-9]{26,35}$/;
+
+/**
+ * Runs a charge command (read, decide, append at the revision read, again on conflict) and
+ * returns once the read model shows the change (read-your-writes).
+ */
+@Injectable()
+export class CobVWriter {
+  private readonly logger = new Logger('CobVWriter');
+  private readonly mutex = new KeyedMutex();
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PROJECTIONS) private readonly projections: Projections,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  execute(txid: string, build: (state: CobVState, now: Date) => Promise<CobVCommand> | CobVCommand): Promise<{ state: CobVRow; changed: boolean }> {
+    return this.mutex.run(txid, async () => {
+      const { state, position } = await executeOnStream(this.store, cobvStreamId(txid), cobvDecider, (s) => build(s, this.clock.now()));
+      if (position && !(await this.projections.waitFor(['cobv'], position)))
+        this.logger.warn(`read model of cobv ${txid} not caught up after 5 s; the write is stored`);
+      if (!state.exists) throw new DomainError('CobVNaoEncontrada', 'Cobrança com vencimento não encontrada.');
+      return { state, changed: position !== undefined };
+    });
+  }
+}

@@ -1,0 +1,37 @@
+import { Inject } from '@nestjs/common';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { Pool } from 'pg';
+import { parseRevisaoQuery } from '@pix/contracts';
+import { cobvDecider, cobvStreamId, DomainError, type CobVEvent, type CobVState } from '@pix/domain';
+import type { EventStore } from '@pix/event-store';
+import { findCobV, type CobVRow } from '@pix/read-models';
+import { EVENT_STORE, READ_DB } from '../../infrastructure/tokens';
+import { TXID_PATTERN } from '../cobv-writer';
+import { GetCobVQuery } from './get-cobv.query';
+
+const notFound = () => new DomainError('CobVNaoEncontrada', 'Cobrança com vencimento não encontrada para o txid informado.');
+
+@QueryHandler(GetCobVQuery)
+export class GetCobVHandler implements IQueryHandler<GetCobVQuery, CobVRow> {
+  constructor(
+    @Inject(READ_DB) private readonly db: Pool,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+  ) {}
+
+  async execute({ txid, revisao }: GetCobVQuery): Promise<CobVRow> {
+    if (!TXID_PATTERN.test(txid)) throw notFound();
+    if (revisao === undefined) return (await findCobV(this.db, txid)) ?? (() => { throw notFound(); })();
+    const parsed = parseRevisaoQuery(revisao);
+    if (parsed.value === undefined) throw new DomainError('CobVConsultaInvalida', 'O parâmetro revisao não respeita o _schema_.', parsed.violacoes);
+    // History lives in the stream: fold until the asked revision.
+    let state: CobVState = cobvDecider.initialState;
+    for (const e of await this.store.readStream(cobvStreamId(txid))) {
+      state = cobvDecider.evolve(state, { type: e.type, data: e.data } as CobVEvent);
+      if (state.exists && state.revisao === parsed.value) return state;
+    }
+    if (!state.exists) throw notFound();
+    throw new DomainError('CobVConsultaInvalida', 'O parâmetro revisao corresponde a uma revisão inexistente para a cobrança.', [
+      { razao: 'O parâmetro revisao corresponde a uma revisão inexistente para a cobrança apontada pelo parâmetro txid.', propriedade: 'revisao', valor: revisao },
+    ]);
+  }
+}

@@ -1,0 +1,133 @@
+import { isValidCnpj, isValidCpf, pixKeyType, type Recebedor } from '@pix/domain';
+import { loadDeliverySettings } from '@pix/messaging';
+import type { DeliveryConfig } from '@pix/webhook-delivery';
+
+export type Mode = 'local' | 'production';
+
+export interface AppConfig {
+  mode: Mode;
+  host: string;
+  port: number;
+  basePath: string;
+  /** Local mode: embedded PostgreSQL lives here. */
+  dataDir: string;
+  databaseUrl?: string;
+  eventStoreConnectionString?: string;
+  /** host[:port] used in payload locations and BR Codes (https implied). */
+  locationHost: string;
+  maxBodyBytes: number;
+  /** Most creation requests one batch may carry. */
+  loteMaxSolicitacoes: number;
+  /** Batch requests decided at the same time. */
+  loteConcurrency: number;
+  recebedor: Recebedor;
+  /** Kafka for cash-ins; without it, local mode uses the in-process transport. */
+  kafkaBrokers: string[];
+  /** Webhook delivery (the notifier runs in this process in local mode). */
+  delivery: DeliveryConfig;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** The local sandbox receiver: the official example's company (CNPJ with valid check digits) and Pix key. */
+export const LOCAL_RECEIVER_DEFAULTS = {
+  NAME: 'Empresa de Logística SA',
+  CNPJ: '56989000019563',
+  STREET: 'Rua 15 Numero 1200, Bairro São Luiz',
+  CITY: 'São Paulo',
+  UF: 'SP',
+  CEP: '70800100',
+  PIX_KEY: '5f84a4c5-c5cb-4599-9f13-7eb4d419dacc',
+};
+
+/** Reads and validates all configuration once; every bad value gets its own message. */
+export function loadConfig(env: Record<string, string | undefined>): AppConfig {
+  const problems: string[] = [];
+  const mode = (env.MODE ?? 'local') as Mode;
+  if (mode !== 'local' && mode !== 'production') problems.push(`MODE must be "local" or "production", got "${env.MODE}"`);
+  const local = mode !== 'production';
+  const int = (name: string, fallback: number, min: number, max: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+    return n;
+  };
+  const port = int('PORT', 8080, 0, 65535);
+  const basePath = env.BASE_PATH ?? '/v2';
+  if (!/^\/[A-Za-z0-9/_-]*[A-Za-z0-9_-]$/.test(basePath)) problems.push(`BASE_PATH must look like "/v2", got "${basePath}"`);
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must be a postgres:// connection URL');
+  if (!local && !databaseUrl) problems.push('DATABASE_URL is required in production mode (PostgreSQL for read models and, without EVENTSTORE_CONNECTION_STRING, events)');
+  const esdb = env.EVENTSTORE_CONNECTION_STRING || undefined;
+  if (esdb && !/^(esdb|esdb\+discover|kurrentdb|kurrent):\/\//.test(esdb)) problems.push('EVENTSTORE_CONNECTION_STRING must start with esdb:// (or esdb+discover://)');
+  const locationHost = env.LOCATION_HOST ?? `localhost:${port}`;
+  if (!/^[a-z0-9.-]+(:\d+)?$/i.test(locationHost) || locationHost.length > 25)
+    problems.push(`LOCATION_HOST must be a host[:port] of at most 25 characters (the location must fit 77), got "${locationHost}"`);
+  const logLevel = (env.LOG_LEVEL ?? 'info') as AppConfig['logLevel'];
+  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) problems.push(`LOG_LEVEL must be debug, info, warn or error, got "${env.LOG_LEVEL}"`);
+  const maxBodyBytes = int('MAX_BODY_BYTES', 4 * 1_048_576, 1024, 64 * 1_048_576);
+  const loteMaxSolicitacoes = int('LOTECOBV_MAX_REQUESTS', 1000, 1, 100_000);
+  const loteConcurrency = int('LOTECOBV_CONCURRENCY', 8, 1, 256);
+  const recebedor = loadRecebedor(env, local, problems);
+  const kafkaBrokers = (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+  for (const b of kafkaBrokers) if (!/^[A-Za-z0-9.-]+:\d+$/.test(b)) problems.push(`KAFKA_BROKERS: "${b}" is not host:port`);
+  const delivery = loadDeliverySettings(env, problems);
+  // Local mode delivers to localhost receivers (and says so at start-up); production refuses private targets unless told.
+  if (local && env.WEBHOOK_ALLOW_PRIVATE_TARGETS === undefined) delivery.allowPrivateTargets = true;
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    mode,
+    host: env.HOST ?? (local ? 'localhost' : '0.0.0.0'),
+    port,
+    basePath,
+    dataDir: env.DATA_DIR ?? './data',
+    databaseUrl,
+    eventStoreConnectionString: esdb,
+    locationHost,
+    maxBodyBytes,
+    loteMaxSolicitacoes,
+    loteConcurrency,
+    recebedor,
+    kafkaBrokers,
+    delivery,
+    logLevel,
+  };
+}
+
+/** Local mode: LOCAL_* with sandbox defaults. Production: RECEIVER_*, all required. */
+function loadRecebedor(env: Record<string, string | undefined>, local: boolean, problems: string[]): Recebedor {
+  const prefix = local ? 'LOCAL_RECEIVER_' : 'RECEIVER_';
+  const get = (key: keyof typeof LOCAL_RECEIVER_DEFAULTS) => {
+    const name = key === 'PIX_KEY' ? (local ? 'LOCAL_PIX_KEY' : 'RECEIVER_PIX_KEYS') : `${prefix}${key}`;
+    const value = env[name] ?? (local ? LOCAL_RECEIVER_DEFAULTS[key] : undefined);
+    if (!value) problems.push(`${name} is required in production mode`);
+    return { name, value: value ?? '' };
+  };
+  const doc = get('CNPJ');
+  const digits = doc.value.replace(/[.\-/]/g, '');
+  const isCpf = /^\d{11}$/.test(digits);
+  if (doc.value && !(isCpf ? isValidCpf(digits) : isValidCnpj(digits))) problems.push(`${doc.name} must be a valid CNPJ (or CPF) with check digits, got "${doc.value}"`);
+  const uf = get('UF');
+  if (uf.value && !/^[A-Z]{2}$/.test(uf.value)) problems.push(`${uf.name} must be two capital letters, got "${uf.value}"`);
+  const cep = get('CEP');
+  if (cep.value && !/^\d{8}$/.test(cep.value)) problems.push(`${cep.name} must be 8 digits, got "${cep.value}"`);
+  const keys = get('PIX_KEY');
+  const chaves = keys.value.split(',').map((k) => k.trim()).filter(Boolean);
+  for (const k of chaves) if (pixKeyType(k) === null) problems.push(`${keys.name}: "${k}" is not a valid Pix key (CPF, CNPJ, e-mail, +55 phone or EVP)`);
+  return {
+    nome: get('NAME').value,
+    ...(isCpf ? { cpf: digits } : { cnpj: digits }),
+    logradouro: get('STREET').value,
+    cidade: get('CITY').value,
+    uf: uf.value,
+    cep: cep.value,
+    chaves,
+  };
+}

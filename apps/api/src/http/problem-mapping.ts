@@ -1,0 +1,43 @@
+import { HttpException } from '@nestjs/common';
+import { buildProblema, type Problema, type TipoErro } from '@pix/contracts';
+import { isDomainError } from '@pix/domain';
+
+/**
+ * The one place where errors become official problem responses. Unknown errors become a bare
+ * 500 with no internal detail; the caller logs them with the correlation id.
+ */
+export function toProblem(error: unknown, correlationId: string): { status: number; body: Problema; unexpected: boolean } {
+  if (isDomainError(error)) {
+    const body = buildProblema(error.kind as TipoErro, { detail: error.detail, correlationId, violacoes: error.violacoes });
+    return { status: body.status, body, unexpected: false };
+  }
+  const status = statusOf(error);
+  if (status === 404)
+    return { status, body: buildProblema('NaoEncontrado', { correlationId, detail: 'Recurso não encontrado.' }), unexpected: false };
+  if (status === 405)
+    return { status, body: { ...buildProblema('RequisicaoInvalida', { correlationId, detail: 'Método não permitido para este recurso.' }), status }, unexpected: false };
+  if (status !== undefined && status >= 400 && status < 500) {
+    const detail = clientErrorDetail(error, status);
+    return { status, body: { ...buildProblema('RequisicaoInvalida', { correlationId, detail }), status }, unexpected: false };
+  }
+  if (status === 503) return { status, body: buildProblema('ServicoIndisponivel', { correlationId }), unexpected: true };
+  return { status: 500, body: buildProblema('ErroInternoDoServidor', { correlationId }), unexpected: true };
+}
+
+function statusOf(error: unknown): number | undefined {
+  if (error instanceof HttpException) return error.getStatus();
+  const s = (error as { statusCode?: unknown })?.statusCode;
+  return typeof s === 'number' ? s : undefined;
+}
+
+/** Fastify's own client errors (body parsing, size, media type) told in the contract's language. */
+function clientErrorDetail(error: unknown, status: number): string {
+  const code = (error as { code?: string })?.code;
+  const message = error instanceof Error ? error.message : '';
+  if (status === 413 || code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 'O corpo da requisição excede o tamanho máximo permitido.';
+  if (status === 415 || code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'Content-Type não suportado: envie application/json.';
+  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || /empty/i.test(message)) return 'O corpo da requisição está vazio.';
+  if (/prototype/i.test(message)) return 'O corpo da requisição contém propriedades proibidas (__proto__ ou constructor).';
+  if (error instanceof SyntaxError || code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(message)) return 'O corpo da requisição não é um JSON válido.';
+  return 'Requisição inválida.';
+}

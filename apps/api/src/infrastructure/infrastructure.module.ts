@@ -1,0 +1,69 @@
+import { Global, Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Pool } from 'pg';
+import { EventStoreDbEventStore, PostgresEventStore, type EventStore } from '@pix/event-store';
+import type { AppConfig } from '../config/config';
+import { systemClock, type Clock } from '../shared/ports';
+import { SequenceLocationIds } from './location-ids';
+import { Projections } from './projections';
+import { CLOCK, PROJECTIONS, CONFIG, EVENT_STORE, LOCATION_IDS, READ_DB } from './tokens';
+
+export interface InfrastructureOptions {
+  config: AppConfig;
+  /** Resolved PostgreSQL URL (the embedded server's in local mode). */
+  databaseUrl: string;
+  clock?: Clock;
+}
+
+/** The composition root: builds adapters from configuration; nothing else reads settings. */
+@Global()
+@Module({})
+export class InfrastructureModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Infrastructure');
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_DB) private readonly pool: Pool,
+    @Inject(PROJECTIONS) private readonly projections: Projections,
+  ) {}
+
+  static forRoot(options: InfrastructureOptions): DynamicModule {
+    const { config } = options;
+    return {
+      module: InfrastructureModule,
+      providers: [
+        { provide: CONFIG, useValue: config },
+        { provide: CLOCK, useValue: options.clock ?? systemClock },
+        {
+          provide: READ_DB,
+          useFactory: () => {
+            const pool = new Pool({ connectionString: options.databaseUrl, max: 30 });
+            pool.on('error', () => undefined); // a dropped idle connection is replaced on next use
+            return pool;
+          },
+        },
+        {
+          provide: EVENT_STORE,
+          inject: [READ_DB],
+          useFactory: (pool: Pool): Promise<EventStore> =>
+            config.eventStoreConnectionString
+              ? Promise.resolve(EventStoreDbEventStore.fromConnectionString(config.eventStoreConnectionString))
+              : PostgresEventStore.create({ pool }),
+        },
+        { provide: LOCATION_IDS, inject: [READ_DB], useFactory: (pool: Pool) => SequenceLocationIds.create(pool, config.locationHost) },
+        { provide: PROJECTIONS, inject: [EVENT_STORE, READ_DB], useFactory: (store: EventStore, pool: Pool) => new Projections(store, pool) },
+      ],
+      exports: [CONFIG, CLOCK, READ_DB, EVENT_STORE, LOCATION_IDS, PROJECTIONS],
+    };
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.projections.start();
+    this.logger.log(`event store: ${this.store.name}; projections from checkpoints ${JSON.stringify(this.projections.checkpoints())}`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.projections.stop();
+    await this.store.close();
+    await this.pool.end();
+  }
+}

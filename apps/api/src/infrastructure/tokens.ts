@@ -1,0 +1,8 @@
+/** Injection tokens for what the composition root builds from the validated configuration. */
+export const CONFIG = Symbol('AppConfig');
+export const EVENT_STORE = Symbol('EventStore');
+export const READ_DB = Symbol('ReadModelPool');
+export const CLOCK = Symbol('Clock');
+export const LOCATION_IDS = Symbol('LocationIds');
+export const PROJECTIONS = Symbol('Projections');
+export const CASH_IN_PUBLISHER = Symbol('CashInPublisher');

@@ -1,0 +1,33 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { lotecobvDecider, lotecobvStreamId, type LoteCobVCommand, type LoteCobVState } from '@pix/domain';
+import type { EventStore } from '@pix/event-store';
+import { lotecobvProjection, solicitacaoLoteProjection } from '@pix/read-models';
+import type { Projections } from '../infrastructure/projections';
+import { CLOCK, EVENT_STORE, PROJECTIONS } from '../infrastructure/tokens';
+import { executeOnStream } from '../shared/execute-command';
+import { KeyedMutex } from '../shared/keyed-mutex';
+import type { Clock } from '../shared/ports';
+
+/**
+ * Runs a batch command and returns once the batch and its requests are in the read models: the
+ * 202 means "accepted and visible", so a PUT /cobv right after it sees the reservation.
+ */
+@Injectable()
+export class LoteCobVWriter {
+  private readonly logger = new Logger('LoteCobVWriter');
+  private readonly mutex = new KeyedMutex();
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PROJECTIONS) private readonly projections: Projections,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  execute(id: string, build: (state: LoteCobVState, now: Date) => Promise<LoteCobVCommand> | LoteCobVCommand): Promise<void> {
+    return this.mutex.run(id, async () => {
+      const { position } = await executeOnStream(this.store, lotecobvStreamId(id), lotecobvDecider, (s) => build(s, this.clock.now()));
+      if (position && !(await this.projections.waitFor([lotecobvProjection.name, solicitacaoLoteProjection.name], position)))
+        this.logger.warn(`read models of lotecobv ${id} not caught up after 5 s; the batch is stored and will be processed`);
+    });
+  }
+}

@@ -1,0 +1,103 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { Pool } from 'pg';
+import type { EventStore } from '@pix/event-store';
+import { pendingSolicitacoes, solicitacaoLoteProjection } from '@pix/read-models';
+import type { AppConfig } from '../../config/config';
+import type { Projections } from '../../infrastructure/projections';
+import { CLOCK, CONFIG, EVENT_STORE, LOCATION_IDS, PROJECTIONS, READ_DB } from '../../infrastructure/tokens';
+import { mapWithConcurrency } from '../../shared/map-with-concurrency';
+import type { Clock, LocationIds } from '../../shared/ports';
+import { BatchProgressLog } from './batch-progress-log';
+import { decideSolicitacao, recordDecisions, type ProcessorDeps } from './decide-solicitacao';
+
+/** Requests taken from each batch per round: every batch with work advances every round. */
+const PER_BATCH = 100;
+
+/**
+ * The batch process manager. Its work list is the requests read model (built from the event
+ * store's subscription, checkpointed): every request EM_PROCESSAMENTO is decided, batches in
+ * turn so a huge batch never starves a small one. A crash loses nothing: on restart the pending
+ * requests are still pending, and deciding one again appends nothing new.
+ */
+@Injectable()
+export class LoteCobVProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('LoteCobV');
+  private running = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+  /** Set when new work arrives while busy, so the next idle does not sleep through it. */
+  private woken = false;
+  private unsubscribe?: () => void;
+  private readonly deps: ProcessorDeps;
+  private readonly progress: BatchProgressLog;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_DB) private readonly db: Pool,
+    @Inject(PROJECTIONS) private readonly projections: Projections,
+    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) clock: Clock,
+    @Inject(LOCATION_IDS) locations: LocationIds,
+  ) {
+    this.deps = { store, clock, locations, recebedor: config.recebedor };
+    this.progress = new BatchProgressLog(db, this.logger);
+  }
+
+  onApplicationBootstrap(): void {
+    this.running = true;
+    // New work shows up when the requests read model moves, not when the event is appended.
+    this.unsubscribe = this.projections.get(solicitacaoLoteProjection.name).onAdvance(() => {
+      this.woken = true;
+      this.wake?.();
+    });
+    this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.running = false;
+    this.unsubscribe?.();
+    this.wake?.();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        this.woken = false;
+        const pending = await pendingSolicitacoes(this.db, PER_BATCH);
+        if (pending.length === 0) {
+          await this.idle(1000);
+          continue;
+        }
+        const decisions = await mapWithConcurrency(pending, this.config.loteConcurrency, (item) => decideSolicitacao(this.deps, item));
+        const byBatch = new Map<string, typeof decisions>();
+        pending.forEach((item, i) => byBatch.set(item.loteCobVId, [...(byBatch.get(item.loteCobVId) ?? []), decisions[i]]));
+        const positions = await Promise.all([...byBatch].map(([id, events]) => recordDecisions(this.store, id, events)));
+        // Next round only once these decisions are in the work list, so none is taken twice.
+        const last = positions.reduce((a, b) => (this.store.comparePositions(a, b) >= 0 ? a : b));
+        await this.projections.waitFor([solicitacaoLoteProjection.name], last, 30_000);
+        await this.progress.report(pending);
+      } catch (error) {
+        this.logger.error(`batch processing failed; retrying: ${error instanceof Error ? error.stack : String(error)}`);
+        await this.idle(1000);
+      }
+    }
+  }
+
+  private idle(ms: number): Promise<void> {
+    if (this.woken || !this.running) {
+      this.woken = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        this.woken = false;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+}

@@ -1,0 +1,43 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { Pool } from 'pg';
+import { parseLoteCobVBody } from '@pix/contracts';
+import { DomainError } from '@pix/domain';
+import { findSolicitacoesByTxid } from '@pix/read-models';
+import type { AppConfig } from '../../config/config';
+import { CONFIG, READ_DB } from '../../infrastructure/tokens';
+import { canonicalLoteId } from '../lote-id';
+import { LoteCobVWriter } from '../lotecobv-writer';
+import { PutLoteCobVCommand } from './put-lotecobv.command';
+
+const SCHEMA_DETAIL = 'A requisição que busca alterar ou criar um lote de cobranças com vencimento não respeita o _schema_.';
+
+@CommandHandler(PutLoteCobVCommand)
+export class PutLoteCobVHandler implements ICommandHandler<PutLoteCobVCommand, void> {
+  constructor(
+    private readonly writer: LoteCobVWriter,
+    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(READ_DB) private readonly db: Pool,
+  ) {}
+
+  async execute(command: PutLoteCobVCommand): Promise<void> {
+    const id = canonicalLoteId(command.id, 'operacao');
+    const { value, violacoes } = parseLoteCobVBody(command.body, { maxSolicitacoes: this.config.loteMaxSolicitacoes, forCreation: true });
+    if (!value) throw new DomainError('LoteCobVOperacaoInvalida', SCHEMA_DETAIL, violacoes);
+    await this.writer.execute(id, async (state, now) => ({
+      type: 'CriarOuAlterarLote',
+      id,
+      descricao: value.descricao ?? '',
+      solicitacoes: value.cobsv.map((c) => ({ txid: c.txid, corpo: c.corpo })),
+      now,
+      txidsIndisponiveis: state.exists ? [] : await this.unavailable(id, value.cobsv.map((c) => c.txid)),
+    }));
+  }
+
+  /** Charges that exist (from PUT /cobv or another batch) and requests of other batches. */
+  private async unavailable(id: string, txids: string[]): Promise<string[]> {
+    const charges = await this.db.query<{ id: string }>('SELECT id FROM rm_cobv WHERE id = ANY($1::text[])', [txids]);
+    const inOtherBatches = (await findSolicitacoesByTxid(this.db, txids)).filter((r) => r.loteCobVId !== id);
+    return [...new Set([...charges.rows.map((r) => r.id), ...inOtherBatches.map((r) => r.txid)])];
+  }
+}

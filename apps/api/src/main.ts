@@ -1,0 +1,40 @@
+import { Logger } from '@nestjs/common';
+import { ConfigError, loadConfig, type AppConfig } from './config/config';
+import { startDatabase } from './infrastructure/database';
+import { createApiApp } from './server';
+
+async function main(): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = new Logger('Main');
+  const database = await startDatabase(config, (m) => logger.log(m));
+  const app = await createApiApp({ config, databaseUrl: database.url });
+  await app.listen({ port: config.port, host: config.host });
+  const base = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}${config.basePath}`;
+  const r = config.recebedor;
+  logger.log(`${config.mode} mode: API Pix at ${base} (health: http://localhost:${config.port}/health)`);
+  logger.log(`receiver: ${r.nome}, ${r.cnpj ? `CNPJ ${r.cnpj}` : `CPF ${r.cpf}`}, ${r.logradouro}, ${r.cidade}-${r.uf}, CEP ${r.cep}; Pix key(s): ${r.chaves.join(', ')}`);
+  if (config.delivery.allowPrivateTargets)
+    logger.warn(`webhook URLs may point at localhost and private addresses${config.mode === 'local' ? ' (local mode); http allowed' : ' (WEBHOOK_ALLOW_PRIVATE_TARGETS=true)'}`);
+  const shutdown = async (signal: string) => {
+    logger.log(`${signal}: shutting down`);
+    await app.close();
+    await database.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,83 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { Pool } from 'pg';
+import type { PixRecebidoMessage } from '@pix/contracts';
+import type { EventStore } from '@pix/event-store';
+import { createKafka, ensureCashInTopics, InProcessCashInBus, KafkaCashInConsumer, KafkaCashInPublisher, NotifierCore, type CashInPublisher } from '@pix/messaging';
+import type { AppConfig } from '../config/config';
+import { CONFIG, EVENT_STORE, READ_DB } from '../infrastructure/tokens';
+import { SettleCashIn } from '../settlement/settle-cash-in';
+
+/**
+ * How cash-ins flow in this process. With KAFKA_BROKERS: published to and consumed from Kafka
+ * (consumer group pix-api-settlement; in local mode also pix-notifier). Without: local mode's
+ * in-process transport. In local mode the notifier (outbox + delivery) runs here too.
+ */
+@Injectable()
+export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('CashIn');
+  private publisher?: CashInPublisher;
+  private readonly stops: (() => Promise<void>)[] = [];
+  notifier?: NotifierCore;
+
+  constructor(
+    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_DB) private readonly pool: Pool,
+    private readonly settle: SettleCashIn,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const local = this.config.mode === 'local';
+    const log = { log: (m: string) => this.logger.log(m), error: (m: string) => this.logger.error(m) };
+    if (local) {
+      this.notifier = await NotifierCore.create(this.pool, this.store, this.config.delivery, { log: (m) => new Logger('Notifier').log(m), error: (m) => new Logger('Notifier').error(m) });
+      await this.notifier.start();
+      this.stops.push(() => this.notifier!.stop());
+    }
+    if (this.config.kafkaBrokers.length > 0) {
+      const kafka = createKafka(this.config.kafkaBrokers, 'pix-api');
+      await ensureCashInTopics(kafka);
+      const publisher = new KafkaCashInPublisher(kafka);
+      await publisher.connect();
+      this.publisher = publisher;
+      this.stops.push(() => publisher.disconnect());
+      const consumers = [new KafkaCashInConsumer(kafka, 'pix-api-settlement', (m) => this.settle.handle(m), log)];
+      if (this.notifier) consumers.push(new KafkaCashInConsumer(kafka, 'pix-notifier', this.notifier.handle, log));
+      for (const c of consumers) {
+        await c.start();
+        this.stops.push(() => c.stop());
+      }
+      this.logger.log(`cash-ins over Kafka at ${this.config.kafkaBrokers.join(',')}`);
+    } else if (local) {
+      const bus = new InProcessCashInBus();
+      bus.subscribe('settlement', (m) => this.settle.handle(m));
+      bus.subscribe('notifier', this.notifier!.handle);
+      this.publisher = bus;
+      this.logger.log('cash-ins over the in-process transport (no KAFKA_BROKERS)');
+    } else {
+      this.logger.warn('no KAFKA_BROKERS: this process receives no cash-ins');
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    for (const stop of this.stops.reverse()) await stop().catch((e) => this.logger.error(String(e)));
+  }
+
+  /** The notifier's outbox for the operator endpoints (local mode), resolved when used. */
+  readonly outbox = {
+    stats: () => this.requireNotifier().outbox.stats(),
+    get: (id: string) => this.requireNotifier().outbox.get(id),
+    attempts: (id: string) => this.requireNotifier().outbox.attempts(id),
+    resend: (selector: Parameters<NotifierCore['outbox']['resend']>[0]) => this.requireNotifier().outbox.resend(selector),
+  };
+
+  private requireNotifier(): NotifierCore {
+    if (!this.notifier) throw new Error('the notifier runs in this process only in local mode');
+    return this.notifier;
+  }
+
+  publish(message: PixRecebidoMessage): Promise<void> {
+    if (!this.publisher) throw new Error('no cash-in transport configured');
+    return this.publisher.publish(message);
+  }
+}

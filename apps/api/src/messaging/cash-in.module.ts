@@ -1,0 +1,29 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { CASH_IN_PUBLISHER } from '../infrastructure/tokens';
+import { GetPixHandler } from '../pix/get-pix/get-pix.handler';
+import { ListPixHandler } from '../pix/list-pix/list-pix.handler';
+import { PixController } from '../pix/pix.controller';
+import { SandboxCashInController } from '../sandbox/sandbox-cash-in.controller';
+import { SettleCashIn } from '../settlement/settle-cash-in';
+import { CashInWiring } from './cash-in-wiring';
+import { NotificationsController, NOTIFICATION_OUTBOX } from '@pix/messaging';
+
+/** Received Pix: the Pix endpoints, settlement, and, in local mode, the sandbox payer and the notifier. */
+@Module({})
+export class CashInModule {
+  static forRoot(local: boolean): DynamicModule {
+    return {
+      module: CashInModule,
+      controllers: [PixController, ...(local ? [SandboxCashInController, NotificationsController] : [])],
+      providers: [
+        SettleCashIn,
+        CashInWiring,
+        GetPixHandler,
+        ListPixHandler,
+        { provide: CASH_IN_PUBLISHER, useExisting: CashInWiring },
+        // The controller asks the wiring lazily: the notifier starts with the application.
+        { provide: NOTIFICATION_OUTBOX, inject: [CashInWiring], useFactory: (w: CashInWiring) => w.outbox },
+      ],
+    };
+  }
+}

@@ -1,0 +1,71 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Pool } from 'pg';
+import { EventStoreDbEventStore, PostgresEventStore, startEmbeddedPostgres, type EventStore } from '@pix/event-store';
+import { PROJECTIONS, replayProjection } from '@pix/read-models';
+import { ConfigError, loadConfig } from './config/config';
+import { runtimeFile } from './infrastructure/database';
+
+/**
+ * Operator command: rebuild a read model from the first event while the API keeps serving.
+ *   npm run replay -- cobv
+ * Production: uses DATABASE_URL (and EVENTSTORE_CONNECTION_STRING). Local mode: finds the
+ * running server's embedded PostgreSQL through DATA_DIR/runtime.json, or starts it if the
+ * server is stopped.
+ */
+async function main(): Promise<void> {
+  const name = process.argv[2];
+  const projection = name ? PROJECTIONS[name] : undefined;
+  if (!projection) {
+    console.error(`usage: npm run replay -- <projection>\nprojections: ${Object.keys(PROJECTIONS).join(', ')}`);
+    process.exit(2);
+  }
+  const config = loadConfig(process.env);
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    const running = readRuntime(config.dataDir);
+    if (running) databaseUrl = running;
+    else {
+      const pg = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'pg') });
+      databaseUrl = pg.url;
+      stopEmbedded = pg.stop;
+    }
+  }
+  const pool = new Pool({ connectionString: databaseUrl, max: 4 });
+  const store: EventStore = config.eventStoreConnectionString
+    ? EventStoreDbEventStore.fromConnectionString(config.eventStoreConnectionString)
+    : await PostgresEventStore.create({ pool, listen: false });
+  const started = Date.now();
+  let lastPrint = 0;
+  console.log(`[replay ${name}] rebuilding ${projection.table} from the first event (${store.name}); the API keeps serving the current table`);
+  const result = await replayProjection(store, pool, projection, {
+    onProgress: (p) => {
+      if (p.phase === 'rebuilding' && Date.now() - lastPrint < 1000) return;
+      lastPrint = Date.now();
+      console.log(`[replay ${name}] ${p.phase}: ${p.events} events, ${p.eventsPerSecond} events/s, position ${p.position ?? '-'}`);
+    },
+  });
+  console.log(`[replay ${name}] done: ${result.events} events in ${((Date.now() - started) / 1000).toFixed(1)} s; ${projection.table} switched atomically`);
+  await store.close();
+  await pool.end();
+  await stopEmbedded?.();
+}
+
+/** The embedded server's URL if the local API that wrote runtime.json is still running. */
+function readRuntime(dataDir: string): string | undefined {
+  const file = runtimeFile(dataDir);
+  if (!existsSync(file)) return undefined;
+  const { databaseUrl, pid } = JSON.parse(readFileSync(file, 'utf8')) as { databaseUrl: string; pid: number };
+  try {
+    process.kill(pid, 0);
+    return databaseUrl;
+  } catch {
+    return undefined;
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

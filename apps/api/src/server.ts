@@ -1,0 +1,52 @@
+import 'reflect-metadata';
+import { Logger, RequestMethod } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module';
+import { correlationIdOf } from './http/correlation';
+import { ProblemFilter, sendProblem } from './http/problem.filter';
+import type { InfrastructureOptions } from './infrastructure/infrastructure.module';
+
+/** Builds the API on Fastify; the caller decides where it listens. */
+export async function createApiApp(options: InfrastructureOptions): Promise<NestFastifyApplication> {
+  const { config } = options;
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.maxBodyBytes,
+    trustProxy: false,
+    return503OnClosing: true,
+    // Long path parameters reach our validation (and its problem) instead of the router's 414.
+    routerOptions: { maxParamLength: 1000 },
+    // A client that trickles its request is cut off instead of holding a socket for ever.
+    requestTimeout: 30_000,
+    // A URL the router cannot decode still gets a problem body, never Fastify's own JSON.
+    frameworkErrors: (error: Error, request: any, reply: any) => sendProblem(Object.assign(error, { statusCode: 400 }), request, reply, new Logger('HTTP')),
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
+    logger: ['error', 'warn', 'log', ...(config.logLevel === 'debug' ? (['debug'] as const) : [])].filter(
+      (l) => config.logLevel !== 'error' || l === 'error',
+    ) as ('error' | 'warn' | 'log' | 'debug')[],
+    bufferLogs: false,
+    bodyParser: false,
+  });
+  app.setGlobalPrefix(config.basePath.replace(/^\//, ''), { exclude: [
+      { path: 'health', method: RequestMethod.GET },
+      { path: 'sandbox/{*path}', method: RequestMethod.ALL },
+      { path: 'notifier/{*path}', method: RequestMethod.ALL },
+    ],
+  });
+  app.useGlobalFilters(new ProblemFilter());
+  const fastify = app.getHttpAdapter().getInstance();
+  // The API speaks JSON only: any other media type (text, forms) is a 415 problem. Nest's own
+  // parsers (which add forms) are off; Fastify's JSON parser stays, with its prototype guards.
+  fastify.removeContentTypeParser(['text/plain']);
+  fastify.addHook('onSend', async (request, reply) => {
+    reply.header('x-correlation-id', correlationIdOf(request));
+    // An API of payment data: nothing cached, nothing sniffed or framed, no referrer leaked.
+    reply.header('cache-control', 'no-store');
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('x-frame-options', 'DENY');
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+  });
+  return app;
+}

@@ -1,0 +1,31 @@
+import { Inject } from '@nestjs/common';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { Pool } from 'pg';
+import { echoTimestamp, parseCobVListQuery, paginacao } from '@pix/contracts';
+import { DomainError } from '@pix/domain';
+import { listWebhooks } from '@pix/read-models';
+import { READ_DB } from '../../infrastructure/tokens';
+import { ListWebhookQuery } from './list-webhook.query';
+
+const PARAMETERS = ['inicio', 'fim', 'paginacao.paginaAtual', 'paginacao.itensPorPagina'];
+
+@QueryHandler(ListWebhookQuery)
+export class ListWebhookHandler implements IQueryHandler<ListWebhookQuery> {
+  constructor(@Inject(READ_DB) private readonly db: Pool) {}
+
+  async execute({ query }: ListWebhookQuery) {
+    // inicio/fim are optional here; the shared parser requires them, so absent ones span all time.
+    const q = Object.fromEntries(PARAMETERS.map((p) => [p, query[p]]));
+    const { value: f, violacoes } = parseCobVListQuery({ ...q, inicio: q.inicio ?? '1970-01-01T00:00:00Z', fim: q.fim ?? '9999-12-31T23:59:59Z' });
+    if (!f) throw new DomainError('WebhookConsultaInvalida', 'Os parâmetros de consulta não respeitam o _schema_ ou não fazem sentido semanticamente.', violacoes);
+    const { rows, total } = await listWebhooks(this.db, f);
+    return {
+      parametros: {
+        ...(query.inicio ? { inicio: echoTimestamp(f.inicio, query.inicio) } : {}),
+        ...(query.fim ? { fim: echoTimestamp(f.fim, query.fim) } : {}),
+        paginacao: paginacao(f.paginaAtual, f.itensPorPagina, total),
+      },
+      webhooks: rows.map((r) => ({ webhookUrl: r.webhookUrl, chave: r.chave, criacao: r.criacao })),
+    };
+  }
+}

@@ -1,0 +1,41 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DomainError, webhookDecider, webhookStreamId, type WebhookCommand, type WebhookState } from '@pix/domain';
+import type { EventStore } from '@pix/event-store';
+import { webhookProjection } from '@pix/read-models';
+import type { Projections } from '../infrastructure/projections';
+import { CLOCK, EVENT_STORE, PROJECTIONS } from '../infrastructure/tokens';
+import { executeOnStream } from '../shared/execute-command';
+import type { Clock } from '../shared/ports';
+
+/**
+ * Runs a webhook command on the stream `webhook-{chave}`. Deliveries read that stream directly,
+ * so a registration counts for every cash-in after the append, whatever the read model's lag.
+ */
+@Injectable()
+export class WebhookWriter {
+  private readonly logger = new Logger('WebhookWriter');
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PROJECTIONS) private readonly projections: Projections,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(chave: string, build: (now: Date) => WebhookCommand): Promise<WebhookState> {
+    const { state, position } = await executeOnStream(this.store, webhookStreamId(chave), webhookDecider, () => build(this.clock.now()));
+    if (position && !(await this.projections.waitFor([webhookProjection.name], position))) this.logger.warn(`webhook list not caught up for ${chave} after 5 s`);
+    return state;
+  }
+
+  /** The registration as it is now, from the stream itself. */
+  async current(chave: string): Promise<WebhookState> {
+    const events = await this.store.readStream(webhookStreamId(chave));
+    return events.reduce((s, e) => webhookDecider.evolve(s, { type: e.type, data: e.data } as any), webhookDecider.initialState);
+  }
+}
+
+/** The official `WebhookCompleto` (with `chave`, per the standing reading), or 404. */
+export function toWebhookCompleto(state: WebhookState) {
+  if (!state.exists) throw new DomainError('WebhookNaoEncontrado', 'Não há webhook configurado para esta chave.');
+  return { webhookUrl: state.webhookUrl, chave: state.chave, criacao: state.criacao };
+}

@@ -1,0 +1,35 @@
+import { loadDeliverySettings } from '@pix/messaging';
+import type { DeliveryConfig } from '@pix/webhook-delivery';
+
+export interface NotifierConfig {
+  port: number;
+  host: string;
+  kafkaBrokers: string[];
+  groupId: string;
+  databaseUrl: string;
+  eventStoreConnectionString?: string;
+  delivery: DeliveryConfig;
+}
+
+/** Validated once at start-up; each bad value gets its own message. */
+export function loadNotifierConfig(env: Record<string, string | undefined>): NotifierConfig {
+  const problems: string[] = [];
+  const port = Number(env.NOTIFIER_PORT ?? 8081);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`NOTIFIER_PORT must be an integer from 0 to 65535, got "${env.NOTIFIER_PORT}"`);
+  const kafkaBrokers = (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+  if (kafkaBrokers.length === 0) problems.push('KAFKA_BROKERS is required (host:port[,host:port]): the notifier consumes cash-ins from Kafka');
+  for (const b of kafkaBrokers) if (!/^[A-Za-z0-9.-]+:\d+$/.test(b)) problems.push(`KAFKA_BROKERS: "${b}" is not host:port`);
+  const databaseUrl = env.DATABASE_URL ?? '';
+  if (!/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL is required: PostgreSQL keeps the notification outbox (and the events, without EventStoreDB)');
+  const delivery = loadDeliverySettings(env, problems);
+  if (problems.length > 0) throw new Error(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    kafkaBrokers,
+    groupId: env.NOTIFIER_GROUP_ID ?? 'pix-notifier',
+    databaseUrl,
+    eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,
+    delivery,
+  };
+}

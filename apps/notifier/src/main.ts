@@ -1,0 +1,55 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Pool } from 'pg';
+import { createKafka, ensureCashInTopics } from '@pix/messaging';
+import { loadNotifierConfig, type NotifierConfig } from './config';
+import { NotifierModule, openEventStore } from './notifier.module';
+
+/** The webhook notifier: consumes cash-ins from Kafka and delivers them to registered webhooks. */
+async function main(): Promise<void> {
+  let config: NotifierConfig;
+  try {
+    config = loadNotifierConfig(process.env);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+  const logger = new Logger('Notifier');
+  const pool = new Pool({ connectionString: config.databaseUrl, max: 20 });
+  pool.on('error', () => undefined);
+  const store = await openEventStore(config, pool);
+  // Topics are created explicitly (brokers here do not auto-create them).
+  await ensureCashInTopics(createKafka(config.kafkaBrokers, 'pix-notifier-admin'));
+  const app = await NestFactory.create<NestFastifyApplication>(NotifierModule.forRoot(config, store, pool), new FastifyAdapter());
+  app.connectMicroservice<MicroserviceOptions>({
+    transport: Transport.KAFKA,
+    options: {
+      client: { clientId: 'pix-notifier', brokers: config.kafkaBrokers },
+      consumer: { groupId: config.groupId },
+      postfixId: '',
+      subscribe: { fromBeginning: true },
+      parser: { keepBinary: true },
+    },
+  });
+  await app.startAllMicroservices();
+  await app.listen({ port: config.port, host: config.host });
+  logger.log(`notifier up: consumer group ${config.groupId} on ${config.kafkaBrokers.join(',')}; operator endpoints on :${config.port} (/health, /notifier/...)`);
+  if (config.delivery.allowPrivateTargets) logger.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS=true: deliveries may reach private and loopback addresses');
+  const shutdown = async (signal: string) => {
+    logger.log(`${signal}: shutting down`);
+    await app.close();
+    await store.close();
+    await pool.end();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

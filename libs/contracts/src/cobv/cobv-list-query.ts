@@ -1,0 +1,147 @@
+// Query strings of `GET /cobv` (list) and `GET /cobv/{txid}?revisao=`. Wording of the semantic
+// violations follows the CobVConsultaInvalida section of the official contract.
+import { Violacao } from '../problem';
+import { CONTRACT_PATTERNS, INT32_MAX } from '../validation/patterns';
+import {
+  parametroInvalido,
+  parseInt32,
+  parseRfc3339,
+  QueryInput,
+  singleValue,
+} from '../validation/query-values';
+import { CobrancaStatus } from './cobv-response';
+
+export const COBRANCA_STATUS: readonly CobrancaStatus[] = [
+  'ATIVA',
+  'CONCLUIDA',
+  'REMOVIDA_PELO_USUARIO_RECEBEDOR',
+  'REMOVIDA_PELO_PSP',
+];
+
+export const PAGINACAO_PADRAO = { paginaAtual: 0, itensPorPagina: 100 } as const;
+export const MAX_ITENS_POR_PAGINA = 1000;
+
+export interface CobVListQuery {
+  inicio: Date;
+  fim: Date;
+  cpf?: string;
+  cnpj?: string;
+  status?: CobrancaStatus;
+  locationPresente?: boolean;
+  loteCobVId?: number;
+  paginaAtual: number;
+  itensPorPagina: number;
+}
+
+export interface QueryParseResult<T> {
+  value?: T;
+  violacoes: Violacao[];
+}
+
+/** Parses the `GET /cobv` query. Unknown parameters are ignored; repeated ones are violations. */
+export function parseCobVListQuery(query: QueryInput): QueryParseResult<CobVListQuery> {
+  const out: Violacao[] = [];
+  const get = (name: string) => singleValue(query ?? {}, name, out);
+
+  const inicio = requiredTimestamp('inicio', get('inicio'), out);
+  const fim = requiredTimestamp('fim', get('fim'), out);
+  if (inicio && fim && fim.getTime() < inicio.getTime()) {
+    out.push({
+      razao: 'O timestamp representado pelo parâmetro fim é anterior ao timestamp representado pelo parâmetro inicio.',
+      propriedade: 'fim',
+    });
+  }
+
+  const cpf = matching('cpf', get('cpf'), CONTRACT_PATTERNS.cpf, out);
+  const cnpj = matching('cnpj', get('cnpj'), CONTRACT_PATTERNS.cnpj, out);
+  if (cpf !== undefined && cnpj !== undefined) {
+    out.push({ razao: 'Ambos os parâmetros cpf e cnpj estão preenchidos.', propriedade: 'cpf' });
+  }
+
+  const status = oneOf('status', get('status'), COBRANCA_STATUS, out);
+  const locationPresente = oneOf('locationPresente', get('locationPresente'), ['true', 'false'], out);
+  const loteCobVId = integer('loteCobVId', get('loteCobVId'), out);
+
+  const paginaAtual = pagination('paginacao.paginaAtual', get('paginacao.paginaAtual'), 0, INT32_MAX, out);
+  const itensPorPagina = pagination(
+    'paginacao.itensPorPagina',
+    get('paginacao.itensPorPagina'),
+    1,
+    MAX_ITENS_POR_PAGINA,
+    out,
+  );
+
+  if (out.length > 0 || !inicio || !fim) return { violacoes: out };
+  const value: CobVListQuery = {
+    inicio,
+    fim,
+    paginaAtual: paginaAtual ?? PAGINACAO_PADRAO.paginaAtual,
+    itensPorPagina: itensPorPagina ?? PAGINACAO_PADRAO.itensPorPagina,
+  };
+  if (cpf !== undefined) value.cpf = cpf;
+  if (cnpj !== undefined) value.cnpj = cnpj;
+  if (status !== undefined) value.status = status;
+  if (locationPresente !== undefined) value.locationPresente = locationPresente === 'true';
+  if (loteCobVId !== undefined) value.loteCobVId = loteCobVId;
+  return { value, violacoes: [] };
+}
+
+/** Parses `revisao` of `GET /cobv/{txid}`: absent, or a non-negative int32. */
+export function parseRevisaoQuery(value: string | string[] | undefined): QueryParseResult<number | undefined> {
+  const out: Violacao[] = [];
+  const raw = singleValue({ revisao: value }, 'revisao', out);
+  if (raw === null) return { violacoes: out };
+  if (raw === undefined) return { value: undefined, violacoes: [] };
+  const n = parseInt32(raw);
+  if (n === null || n < 0) return { violacoes: [parametroInvalido('revisao', raw)] };
+  return { value: n, violacoes: [] };
+}
+
+// A `null` raw value was already reported by singleValue (repeated or non-string).
+
+function requiredTimestamp(name: string, raw: string | undefined | null, out: Violacao[]): Date | undefined {
+  if (raw === null) return undefined;
+  if (raw === undefined) {
+    out.push({ razao: `O parâmetro ${name} é obrigatório.`, propriedade: name });
+    return undefined;
+  }
+  const date = parseRfc3339(raw);
+  if (!date) out.push(parametroInvalido(name, raw));
+  return date ?? undefined;
+}
+
+function matching(name: string, raw: string | undefined | null, pattern: RegExp, out: Violacao[]) {
+  if (raw === null || raw === undefined) return undefined;
+  if (pattern.test(raw)) return raw;
+  out.push(parametroInvalido(name, raw));
+  return undefined;
+}
+
+function oneOf<T extends string>(name: string, raw: string | undefined | null, allowed: readonly T[], out: Violacao[]) {
+  if (raw === null || raw === undefined) return undefined;
+  if ((allowed as readonly string[]).includes(raw)) return raw as T;
+  out.push(parametroInvalido(name, raw));
+  return undefined;
+}
+
+function integer(name: string, raw: string | undefined | null, out: Violacao[]): number | undefined {
+  if (raw === null || raw === undefined) return undefined;
+  const n = parseInt32(raw);
+  if (n === null) out.push(parametroInvalido(name, raw));
+  return n ?? undefined;
+}
+
+/** Negative values get the contract's own violation ("... é negativo."), others the generic one. */
+function pagination(name: string, raw: string | undefined | null, min: number, max: number, out: Violacao[]) {
+  if (raw === null || raw === undefined) return undefined;
+  const n = /^-\d*[1-9]\d*$/.test(raw) ? -1 : parseInt32(raw); // "-0" is zero
+  if (n !== null && n < 0) {
+    out.push({ razao: `O parâmetro ${name} é negativo.`, propriedade: name, valor: raw.slice(0, 200) });
+    return undefined;
+  }
+  if (n === null || n < min || n > max) {
+    out.push(parametroInvalido(name, raw));
+    return undefined;
+  }
+  return n;
+}

@@ -1,0 +1,14 @@
+// Public surface of the contracts library: what goes over the wire of the API Pix (cobv) and how
+// incoming bodies and queries are shape-checked. Depends only on class-validator/-transformer.
+export * from './problem';
+export * from './validation/patterns';
+export * from './validation/validate-body';
+export * from './validation/query-values';
+export * from './cobv/cobv-request.dto';
+export * from './cobv/cobv-list-query';
+export * from './cobv/cobv-response';
+export * from './lotecobv/lotecobv-request';
+export * from './pix/cash-in-message';
+export * from './webhook/webhook-request';
+export * from './paginacao';
+export * from './echo-timestamp';

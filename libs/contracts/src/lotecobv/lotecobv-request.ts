@@ -1,0 +1,52 @@
+// Top-level shape of PUT/PATCH /lotecobv/{id}: `descricao` and `cobsv[]` with a txid each. Each
+// request's own body is NOT checked here: a bad one is denied alone (NEGADA) when processed,
+// with the same violations PUT /cobv/{txid} gives, and never sinks the batch.
+import { Violacao } from '../problem';
+import { sanitizeJson } from '../validation/sanitize-json';
+
+export const TXID_PATTERN = /^[a-zA-Z0-9]{26,35}$/;
+/** Numeric text that fits the contract's int64 id and a JSON number exactly (< 2^53). */
+export const LOTE_ID_PATTERN = /^[0-9]{1,15}$/;
+
+export interface LoteCobVRequest {
+  descricao?: string;
+  cobsv: { txid: string; corpo: Record<string, unknown> }[];
+}
+
+const violation = (propriedade: string, razao: string, valor?: unknown): Violacao => ({
+  razao,
+  propriedade,
+  ...(valor === undefined ? {} : { valor: String(valor).slice(0, 200) }),
+});
+
+/** `forCreation`: PUT (descricao required, at least one request); PATCH may send a subset and no descricao. */
+export function parseLoteCobVBody(body: unknown, options: { maxSolicitacoes: number; forCreation: boolean }): { value?: LoteCobVRequest; violacoes: Violacao[] } {
+  const out: Violacao[] = [];
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { violacoes: [violation('loteCobV', 'O objeto loteCobV não respeita o _schema_.')] };
+  const { descricao, cobsv, ...unknown } = body as Record<string, unknown>;
+  for (const key of Object.keys(unknown)) out.push(violation(`loteCobV.${key}`, `O campo loteCobV.${key} não é permitido pelo _schema_.`));
+  if (descricao === undefined ? options.forCreation : typeof descricao !== 'string')
+    out.push(violation('loteCobV.descricao', 'O campo loteCobV.descricao não respeita o _schema_.', descricao));
+  if (!Array.isArray(cobsv) || (options.forCreation && cobsv.length === 0)) {
+    out.push(violation('loteCobV.cobsV', 'O objeto loteCobV.cobsV não respeita o _schema_: informe um array de solicitações.'));
+    return { violacoes: out };
+  }
+  if (cobsv.length > options.maxSolicitacoes) {
+    out.push(violation('loteCobV.cobsV', `O objeto loteCobV.cobsV excede o máximo de ${options.maxSolicitacoes} solicitações por lote.`, cobsv.length));
+    return { violacoes: out };
+  }
+  const seen = new Set<string>();
+  const items: LoteCobVRequest['cobsv'] = [];
+  cobsv.forEach((item, i) => {
+    const path = `loteCobV.cobsV[${i}]`;
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return out.push(violation(path, `O objeto ${path} não respeita o _schema_.`));
+    const { txid, ...corpo } = item as Record<string, unknown>;
+    if (typeof txid !== 'string' || !TXID_PATTERN.test(txid)) return out.push(violation(`${path}.txid`, `O campo ${path}.txid não respeita o _schema_.`, txid));
+    if (seen.has(txid)) return out.push(violation(`${path}.txid`, `O txid ${txid} aparece mais de uma vez no lote.`, txid));
+    seen.add(txid);
+    // A clean, prototype-safe copy; its violations (if any) will deny this request alone.
+    items.push({ txid, corpo: sanitizeJson(corpo, 'cobv').value as Record<string, unknown> });
+  });
+  if (out.length > 0) return { violacoes: out.slice(0, 100) };
+  return { value: { ...(typeof descricao === 'string' ? { descricao } : {}), cobsv: items }, violacoes: [] };
+}

@@ -1,0 +1,70 @@
+// The cash-in event a PSP's core publishes (and the sandbox payer imitates): one received Pix,
+// with the fields of the official `Pix` schema plus the payer where known. Versioned topic;
+// key = the receiver's Pix key, so events for one key stay in order. Every consumer validates
+// each message with `parsePixRecebidoMessage`; an invalid one goes to the dead-letter topic.
+
+export const CASH_IN_TOPIC = 'pix.cash-in.v1';
+export const CASH_IN_DEAD_LETTER_TOPIC = 'pix.cash-in.v1.dlt';
+
+export interface PixRecebidoMessage {
+  versao: 1;
+  endToEndId: string;
+  txid?: string;
+  chave: string;
+  /** "123.45" */
+  valor: string;
+  /** RFC 3339, UTC with milliseconds. */
+  horario: string;
+  infoPagador?: string;
+  pagador?: { cpf?: string; cnpj?: string; nome?: string };
+  componentesValor?: Record<string, { valor: string; modalidade?: number }>;
+}
+
+const E2E_ID = /^[a-zA-Z0-9]{32}$/;
+const TXID = /^[a-zA-Z0-9]{1,35}$/;
+const MONEY = /^\d{1,10}\.\d{2}$/;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+const KNOWN = new Set(['versao', 'endToEndId', 'txid', 'chave', 'valor', 'horario', 'infoPagador', 'pagador', 'componentesValor']);
+
+/** Validates a message value (bytes or text); never throws. */
+export function parsePixRecebidoMessage(raw: Buffer | string | null | undefined): { value?: PixRecebidoMessage; error?: string } {
+  if (raw === null || raw === undefined) return { error: 'empty message' };
+  let json: unknown;
+  try {
+    json = JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8'));
+  } catch {
+    return { error: 'not JSON' };
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return { error: 'not a JSON object' };
+  const m = json as Record<string, unknown>;
+  const unknown = Object.keys(m).filter((k) => !KNOWN.has(k));
+  if (unknown.length > 0) return { error: `unknown field(s): ${unknown.join(', ')}` };
+  if (m.versao !== 1) return { error: 'versao must be 1' };
+  if (typeof m.endToEndId !== 'string' || !E2E_ID.test(m.endToEndId)) return { error: 'endToEndId must be 32 letters and digits' };
+  if (m.txid !== undefined && (typeof m.txid !== 'string' || !TXID.test(m.txid))) return { error: 'txid must be 1 to 35 letters and digits' };
+  if (typeof m.chave !== 'string' || m.chave.length === 0 || m.chave.length > 77) return { error: 'chave must be a Pix key (1 to 77 characters)' };
+  if (typeof m.valor !== 'string' || !MONEY.test(m.valor) || Number(m.valor) === 0) return { error: 'valor must be a non-zero amount like "123.45"' };
+  if (typeof m.horario !== 'string' || !RFC3339.test(m.horario) || Number.isNaN(Date.parse(m.horario))) return { error: 'horario must be an RFC 3339 timestamp' };
+  if (m.infoPagador !== undefined && (typeof m.infoPagador !== 'string' || m.infoPagador.length > 140)) return { error: 'infoPagador must be text of at most 140 characters' };
+  if (m.pagador !== undefined && !isPagador(m.pagador)) return { error: 'pagador must be {cpf|cnpj, nome}' };
+  if (m.componentesValor !== undefined && !isComponentes(m.componentesValor)) return { error: 'componentesValor must map names to {valor}' };
+  return { value: m as unknown as PixRecebidoMessage };
+}
+
+function isPagador(p: unknown): boolean {
+  if (typeof p !== 'object' || p === null || Array.isArray(p)) return false;
+  const { cpf, cnpj, nome, ...rest } = p as Record<string, unknown>;
+  return (
+    Object.keys(rest).length === 0 &&
+    (cpf === undefined || (typeof cpf === 'string' && /^\d{11}$/.test(cpf))) &&
+    (cnpj === undefined || (typeof cnpj === 'string' && /^[0-9A-Z]{14}$/.test(cnpj))) &&
+    (nome === undefined || (typeof nome === 'string' && nome.length <= 200))
+  );
+}
+
+function isComponentes(c: unknown): boolean {
+  if (typeof c !== 'object' || c === null || Array.isArray(c)) return false;
+  return Object.entries(c).every(
+    ([k, v]) => ['original', 'juros', 'multa', 'abatimento', 'desconto'].includes(k) && typeof v === 'object' && v !== null && MONEY.test(String((v as { valor?: unknown }).valor)),
+  );
+}

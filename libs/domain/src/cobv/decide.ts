@@ -1,0 +1,152 @@
+import { DomainError, type Violation } from '../errors';
+import { businessDateOf } from '../shared';
+import type { CobVCommand } from './commands';
+import type { CobVEvent } from './events';
+import type { CobVState } from './state';
+import type { CobVContent, CobVInput, Recebedor } from './types';
+import { toCobVContent } from './validate-content';
+
+const invalid = (detail: string, violacoes: Violation[] = []) => new DomainError('CobVOperacaoInvalida', detail, violacoes);
+const SCHEMA_DETAIL = 'A requisição que busca alterar ou criar uma cobrança com vencimento não respeita o _schema_ ou está semanticamente errada.';
+
+/** PUT creates, or alters an ATIVA charge; PATCH revises or removes. Pure: throws DomainError. */
+export function decideCobV(command: CobVCommand, state: CobVState): CobVEvent[] {
+  const em = command.now.toISOString();
+  if (command.pendenteEmLote)
+    throw invalid(`Este txid está associado ao lote ${command.pendenteEmLote.loteCobVId}, no qual a cobrança está com status ${command.pendenteEmLote.status}.`, [
+      {
+        razao: 'Este txid está associado a um lote e no referido lote, o status desta cobrança está atribuído como EM_PROCESSAMENTO ou NEGADA.',
+        propriedade: 'txid',
+        valor: command.txid,
+      },
+    ]);
+  if (command.type === 'RegistrarPagamentoCobV') return settle(command, state, em);
+  if (command.type === 'CriarOuAlterarCobV') {
+    if (!state.exists) {
+      const content = contentOrThrow(command.input, { creationDate: businessDateOf(command.now), recebedor: command.recebedor });
+      const { chaves: _keys, ...recebedor } = command.recebedor;
+      return [
+        {
+          type: 'CobVCriada',
+          data: {
+            txid: command.txid,
+            criacao: em,
+            cobranca: content,
+            loc: { ...command.novaLocation, criacao: em },
+            recebedor,
+            ...(command.loteCobVId !== undefined ? { loteCobVId: command.loteCobVId } : {}),
+          },
+        },
+      ];
+    }
+    if (state.status !== 'ATIVA')
+      throw invalid(`A cobrança já existe e não está ATIVA (status ${state.status}): não pode ser alterada.`, [
+        { razao: 'A cobrança já existe, não está ATIVA, e a presente requisição busca alterá-la.', propriedade: 'cobv.status', valor: state.status },
+      ]);
+    return revise(state, command.input, em, 'PUT', command);
+  }
+
+  if (!state.exists) throw new DomainError('CobVNaoEncontrada', `Cobrança com vencimento não encontrada para o txid ${command.txid}.`);
+  if (state.status !== 'ATIVA')
+    throw invalid('Cobrança não encontra-se mais com o status ATIVA, somente cobranças ativas podem ser revisadas.', [
+      { razao: 'A cobrança não está ATIVA, e a presente requisição busca alterá-la.', propriedade: 'cobv.status', valor: state.status },
+    ]);
+  const { status, ...changes } = command.input;
+  if (status !== undefined) {
+    if (status !== 'REMOVIDA_PELO_USUARIO_RECEBEDOR') throw invalid(SCHEMA_DETAIL, [{ razao: 'O campo cobv.status não respeita o _schema_.', propriedade: 'cobv.status', valor: String(status) }]);
+    if (Object.keys(changes).length > 0)
+      throw invalid('Não se pode remover uma cobrança e alterá-la na mesma requisição.', [
+        {
+          razao: 'A cobrança está ATIVA, e a presente requisição propõe alterar seu status para REMOVIDA_PELO_USUARIO_RECEBEDOR juntamente com outras alterações.',
+          propriedade: 'cobv.status',
+        },
+      ]);
+    return [{ type: 'CobVRemovida', data: { txid: state.txid, revisao: state.revisao + 1, em, status } }];
+  }
+  return revise(state, mergePatch(state.cobranca, changes), em, 'PATCH', command);
+}
+
+/**
+ * A cash-in for an ATIVA charge concludes it. The same Pix again (a redelivered message) changes
+ * nothing; a Pix for a charge that is missing or no longer ATIVA leaves the charge as it is (the
+ * Pix itself is kept in its own stream).
+ */
+function settle(command: Extract<CobVCommand, { type: 'RegistrarPagamentoCobV' }>, state: CobVState, em: string): CobVEvent[] {
+  if (!state.exists || state.status !== 'ATIVA') return [];
+  if (state.pix?.some((p) => p.endToEndId === command.pix.endToEndId)) return [];
+  return [{ type: 'CobVConcluida', data: { txid: state.txid, em, pix: command.pix } }];
+}
+
+function revise(state: Extract<CobVState, { exists: true }>, input: CobVInput, em: string, via: 'PUT' | 'PATCH', command: { recebedor: Recebedor }): CobVEvent[] {
+  const content = contentOrThrow(input, {
+    creationDate: businessDateOf(new Date(state.criacao)),
+    recebedor: command.recebedor,
+    currentLocationId: state.loc.id,
+  });
+  // Same content again (a retried request): nothing changed, so no new revision.
+  if (sameContent(content, state.cobranca)) return [];
+  return [{ type: 'CobVRevisada', data: { txid: state.txid, revisao: state.revisao + 1, em, cobranca: content, via } }];
+}
+
+function contentOrThrow(input: CobVInput, ctx: Parameters<typeof toCobVContent>[1]): CobVContent {
+  const { content, violacoes } = toCobVContent(input, ctx);
+  if (!content) throw invalid(SCHEMA_DETAIL, violacoes);
+  return content;
+}
+
+/**
+ * PATCH semantics: fields sent replace the current ones; `calendario` and `valor` merge one
+ * level deep (sending `valor.original` keeps the fines); `devedor` is replaced whole, since
+ * mixing a CPF with a new CNPJ would make a debtor nobody asked for.
+ */
+export function mergePatch(current: CobVContent, patch: CobVInput): CobVInput {
+  const wire = contentToInput(current);
+  return {
+    ...wire,
+    ...patch,
+    calendario: { ...wire.calendario, ...patch.calendario },
+    valor: { ...wire.valor, ...patch.valor },
+    devedor: patch.devedor ?? wire.devedor,
+  };
+}
+
+/** Back to wire form, so a merged PATCH is validated exactly like a PUT. */
+export function contentToInput(c: CobVContent): CobVInput {
+  const money = (n: number) => (n / 100).toFixed(2);
+  const mv = (m?: { modalidade: number; valorPerc: number }) => (m ? { modalidade: m.modalidade, valorPerc: money(m.valorPerc) } : undefined);
+  const d = c.valor.desconto;
+  return JSON.parse(
+    JSON.stringify({
+      calendario: c.calendario,
+      devedor: c.devedor,
+      chave: c.chave,
+      solicitacaoPagador: c.solicitacaoPagador,
+      infoAdicionais: c.infoAdicionais,
+      valor: {
+        original: money(c.valor.original),
+        multa: mv(c.valor.multa),
+        juros: mv(c.valor.juros),
+        abatimento: mv(c.valor.abatimento),
+        desconto: d && {
+          modalidade: d.modalidade,
+          valorPerc: d.valorPerc === undefined ? undefined : money(d.valorPerc),
+          descontoDataFixa: d.descontoDataFixa?.map((x) => ({ data: x.data, valorPerc: money(x.valorPerc) })),
+        },
+      },
+    }),
+  );
+}
+
+function sameContent(a: CobVContent, b: CobVContent): boolean {
+  return canonical(a) === canonical(b);
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}

@@ -1,0 +1,13 @@
+import type { SolicitacaoLote } from './events';
+
+export type LoteCobVCommand =
+  | {
+      type: 'CriarOuAlterarLote';
+      id: string;
+      descricao: string;
+      solicitacoes: SolicitacaoLote[];
+      now: Date;
+      /** txids of this request that already exist as charges or belong to another batch. */
+      txidsIndisponiveis: string[];
+    }
+  | { type: 'RevisarLote'; id: string; descricao?: string; solicitacoes: SolicitacaoLote[]; now: Date };

@@ -1,0 +1,42 @@
+import { lotecobvDecider, type LoteCobVCommand, type LoteCobVEvent, type SolicitacaoLote } from '..';
+import { deciderSpec } from '../testing/decider-spec';
+
+const spec = deciderSpec(lotecobvDecider);
+const now = new Date('2026-11-22T12:00:00.000Z');
+const req = (...txids: string[]): SolicitacaoLote[] => txids.map((txid) => ({ txid, corpo: { valor: { original: '1.00' } } }));
+const put = (solicitacoes: SolicitacaoLote[], txidsIndisponiveis: string[] = []): LoteCobVCommand => ({ type: 'CriarOuAlterarLote', id: '7', descricao: 'Lote', solicitacoes, now, txidsIndisponiveis });
+const patch = (solicitacoes: SolicitacaoLote[]): LoteCobVCommand => ({ type: 'RevisarLote', id: '7', solicitacoes, now });
+const created: LoteCobVEvent[] = [{ type: 'LoteCobVCriado', data: { id: '7', descricao: 'Lote', criacao: now.toISOString(), solicitacoes: req('a', 'b', 'c') } }];
+
+describe('lotecobv decider', () => {
+  it('creates a batch with its requests in order', () => {
+    spec.given([]).when(put(req('a', 'b', 'c'))).then(created);
+  });
+
+  it('rejects a creation naming a txid that already exists or belongs to another batch, whole', () => {
+    const error = spec.given([]).when(put(req('a', 'b'), ['b'])).thenThrows('LoteCobVOperacaoInvalida', ['loteCobV.cobsV']);
+    expect(error.violacoes[0].valor).toBe('b');
+  });
+
+  it('rejects altering three requests into four, naming the one added', () => {
+    const error = spec.given(created).when(put(req('a', 'b', 'c', 'd'))).thenThrows('LoteCobVOperacaoInvalida', ['loteCobV.cobsV']);
+    expect(error.violacoes.map((v) => v.valor)).toEqual(['d']);
+  });
+
+  it('rejects altering three requests into two, naming the one missing', () => {
+    const error = spec.given(created).when(put(req('a', 'c'))).thenThrows('LoteCobVOperacaoInvalida', ['loteCobV.cobsV']);
+    expect(error.violacoes.map((v) => v.valor)).toEqual(['b']);
+  });
+
+  it('accepts the same three, altered, as round 1 in any order', () => {
+    spec.given(created).when(put(req('c', 'a', 'b'))).then((events) => {
+      expect(events).toMatchObject([{ type: 'LoteCobVAlterado', data: { rodada: 1, via: 'ALTERACAO_PUT' } }]);
+    });
+  });
+
+  it('PATCH revises a subset, never a txid outside the original set, never a missing batch', () => {
+    spec.given(created).when(patch(req('b'))).then((events) => expect(events).toMatchObject([{ data: { rodada: 1, via: 'REVISAO_PATCH' } }]));
+    spec.given(created).when(patch(req('b', 'z'))).thenThrows('LoteCobVOperacaoInvalida', ['loteCobV.cobsV']);
+    spec.given([]).when(patch(req('a'))).thenThrows('LoteCobVNaoEncontrado');
+  });
+});

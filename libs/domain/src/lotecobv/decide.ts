@@ -1,0 +1,59 @@
+import { DomainError } from '../errors';
+import type { LoteCobVCommand } from './commands';
+import type { LoteCobVEvent } from './events';
+import type { LoteCobVState } from './state';
+
+const invalid = (detail: string, violacoes: { razao: string; propriedade?: string; valor?: string }[]) =>
+  new DomainError('LoteCobVOperacaoInvalida', detail, violacoes);
+
+const list = (txids: string[]) => txids.slice(0, 20).join(', ') + (txids.length > 20 ? ` e mais ${txids.length - 20}` : '');
+
+/**
+ * PUT creates a batch, or alters all of its original requests at once; PATCH revises a subset.
+ * A batch's set of txids never changes after creation.
+ */
+export function decideLoteCobV(command: LoteCobVCommand, state: LoteCobVState): LoteCobVEvent[] {
+  const em = command.now.toISOString();
+  const txids = command.solicitacoes.map((s) => s.txid);
+  if (command.type === 'CriarOuAlterarLote') {
+    if (!state.exists) {
+      if (command.txidsIndisponiveis.length > 0)
+        throw invalid('A presente requisição tenta criar um conjunto de cobranças dentre as quais pelo menos uma cobrança já encontra-se criada.', [
+          {
+            razao: `Cobranças já existentes ou associadas a outro lote: ${list(command.txidsIndisponiveis)}.`,
+            propriedade: 'loteCobV.cobsV',
+            valor: command.txidsIndisponiveis.join(','),
+          },
+        ]);
+      return [{ type: 'LoteCobVCriado', data: { id: command.id, descricao: command.descricao, criacao: em, solicitacoes: command.solicitacoes } }];
+    }
+    const original = new Set(state.txids);
+    const sent = new Set(txids);
+    const added = txids.filter((t) => !original.has(t));
+    const missing = state.txids.filter((t) => !sent.has(t));
+    if (added.length > 0 || missing.length > 0)
+      throw invalid(
+        'A presente requisição busca alterar um lote já existente, entretanto contém um array de solicitações de alteração de cobranças que não referencia exatamente as mesmas cobranças referenciadas pela requisição original que criou o lote.',
+        [
+          ...(added.length > 0 ? [{ razao: `Cobranças que não constam do lote original: ${list(added)}.`, propriedade: 'loteCobV.cobsV', valor: added.join(',') }] : []),
+          ...(missing.length > 0 ? [{ razao: `Cobranças do lote original ausentes: ${list(missing)}.`, propriedade: 'loteCobV.cobsV', valor: missing.join(',') }] : []),
+        ],
+      );
+    return [
+      { type: 'LoteCobVAlterado', data: { id: command.id, rodada: state.rodada + 1, via: 'ALTERACAO_PUT', descricao: command.descricao, em, solicitacoes: command.solicitacoes } },
+    ];
+  }
+  if (!state.exists) throw new DomainError('LoteCobVNaoEncontrado', `Lote de cobranças com vencimento não encontrado para o id ${command.id}.`);
+  const original = new Set(state.txids);
+  const outside = txids.filter((t) => !original.has(t));
+  if (outside.length > 0)
+    throw invalid('A presente requisição busca alterar um lote já existente e contém uma cobrança não existente no array de cobranças atribuído pela requisição original que criou o lote.', [
+      { razao: `Cobranças que não constam do lote original: ${list(outside)}.`, propriedade: 'loteCobV.cobsV', valor: outside.join(',') },
+    ]);
+  return [
+    {
+      type: 'LoteCobVAlterado',
+      data: { id: command.id, rodada: state.rodada + 1, via: 'REVISAO_PATCH', ...(command.descricao !== undefined ? { descricao: command.descricao } : {}), em, solicitacoes: command.solicitacoes },
+    },
+  ];
+}

@@ -1,0 +1,55 @@
+import { DomainError, type Violation } from '../errors';
+import { decideCobV } from '../cobv/decide';
+import type { CobVEvent } from '../cobv/events';
+import type { CobVState } from '../cobv/state';
+import type { CobVInput, CobVPatchInput, Recebedor } from '../cobv/types';
+import type { ProblemaSolicitacao, ViaLote } from './events';
+
+export interface SolicitacaoEmProcessamento {
+  loteCobVId: string;
+  txid: string;
+  via: ViaLote;
+  /** The request after shape validation, or the shape violations that deny it. */
+  entrada: { input: CobVInput | CobVPatchInput } | { violacoes: Violation[] };
+  now: Date;
+  recebedor: Recebedor;
+  novaLocation: { id: number; location: string };
+}
+
+export type DecisaoSolicitacao =
+  | { status: 'CRIADA'; eventos: CobVEvent[]; problema?: ProblemaSolicitacao }
+  | { status: 'NEGADA'; eventos: []; problema: ProblemaSolicitacao };
+
+const SCHEMA_DETAIL = 'A requisição que busca alterar ou criar uma cobrança com vencimento não respeita o _schema_ ou está semanticamente errada.';
+
+/**
+ * Decides one request of a batch against its charge, with the same rules as PUT/PATCH
+ * /cobv/{txid}. A creation that fails is NEGADA (no charge). An alteration of a created charge
+ * that fails leaves it CRIADA, with the problem; a NEGADA request sent again is a creation.
+ */
+export function decideSolicitacaoLote(s: SolicitacaoEmProcessamento, charge: CobVState): DecisaoSolicitacao {
+  const ownCharge = charge.exists && String(charge.loteCobVId) === s.loteCobVId;
+  const deny = (problema: ProblemaSolicitacao): DecisaoSolicitacao => (ownCharge ? { status: 'CRIADA', eventos: [], problema } : { status: 'NEGADA', eventos: [], problema });
+  if (charge.exists && !ownCharge)
+    return deny({
+      tipo: 'CobVOperacaoInvalida',
+      detail: 'Já existe uma cobrança com este txid que não pertence a este lote.',
+      violacoes: [{ razao: 'O campo txid corresponde a uma cobrança já existente.', propriedade: 'txid', valor: s.txid }],
+    });
+  if ('violacoes' in s.entrada) return deny({ tipo: 'CobVOperacaoInvalida', detail: SCHEMA_DETAIL, violacoes: s.entrada.violacoes });
+  if (s.via === 'REVISAO_PATCH' && !charge.exists)
+    return deny({ tipo: 'CobVNaoEncontrada', detail: 'A cobrança deste txid não foi criada: não há o que revisar.', violacoes: [] });
+  try {
+    const eventos =
+      s.via === 'REVISAO_PATCH'
+        ? decideCobV({ type: 'RevisarCobV', txid: s.txid, input: s.entrada.input, now: s.now, recebedor: s.recebedor }, charge)
+        : decideCobV(
+            { type: 'CriarOuAlterarCobV', txid: s.txid, input: s.entrada.input, now: s.now, recebedor: s.recebedor, novaLocation: s.novaLocation, loteCobVId: Number(s.loteCobVId) },
+            charge,
+          );
+    return { status: 'CRIADA', eventos };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return deny({ tipo: error.kind === 'CobVNaoEncontrada' ? 'CobVNaoEncontrada' : 'CobVOperacaoInvalida', detail: error.detail, violacoes: error.violacoes });
+  }
+}

@@ -1,0 +1,61 @@
+import { DomainError, type Violation } from '../errors';
+import { pixKeyType } from '../shared';
+
+export type WebhookEvent =
+  | { type: 'WebhookConfigurado'; data: { chave: string; webhookUrl: string; criacao: string } }
+  | { type: 'WebhookRemovido'; data: { chave: string; em: string } };
+
+/** Where notifications may go: production allows only https; local mode also http and localhost. */
+export interface PoliticaWebhook {
+  permitirHttp: boolean;
+}
+
+export type WebhookCommand =
+  | { type: 'ConfigurarWebhook'; chave: string; webhookUrl: string; now: Date; chavesDoRecebedor: string[]; politica: PoliticaWebhook }
+  | { type: 'RemoverWebhook'; chave: string; now: Date };
+
+export type WebhookState = { exists: false } | { exists: true; chave: string; webhookUrl: string; criacao: string };
+
+export const webhookStreamId = (chave: string) => `webhook-${chave}`;
+
+const invalid = (violacoes: Violation[]) =>
+  new DomainError('WebhookOperacaoInvalida', 'A requisição que busca configurar o webhook não respeita o _schema_ ou está semanticamente errada.', violacoes);
+
+export const webhookDecider = {
+  initialState: { exists: false } as WebhookState,
+  decide(command: WebhookCommand, state: WebhookState): WebhookEvent[] {
+    const em = command.now.toISOString();
+    if (command.type === 'RemoverWebhook') {
+      if (!state.exists) throw new DomainError('WebhookNaoEncontrado', `Não há webhook configurado para a chave ${command.chave}.`);
+      return [{ type: 'WebhookRemovido', data: { chave: command.chave, em } }];
+    }
+    const violacoes = [...keyViolations(command.chave, command.chavesDoRecebedor), ...urlViolations(command.webhookUrl, command.politica)];
+    if (violacoes.length > 0) throw invalid(violacoes);
+    // The same URL again (a retried PUT) keeps the registration as it is.
+    if (state.exists && state.webhookUrl === command.webhookUrl) return [];
+    return [{ type: 'WebhookConfigurado', data: { chave: command.chave, webhookUrl: command.webhookUrl, criacao: em } }];
+  },
+  evolve(_state: WebhookState, event: WebhookEvent): WebhookState {
+    return event.type === 'WebhookConfigurado' ? { exists: true, ...event.data } : { exists: false };
+  },
+};
+
+function keyViolations(chave: string, chavesDoRecebedor: string[]): Violation[] {
+  if (pixKeyType(chave) === null) return [{ razao: 'A chave não respeita o formato de nenhum tipo de chave DICT (CPF, CNPJ, e-mail, telefone ou EVP).', propriedade: 'chave', valor: chave.slice(0, 77) }];
+  if (!chavesDoRecebedor.includes(chave)) return [{ razao: 'A chave não pertence a este usuário recebedor.', propriedade: 'chave', valor: chave }];
+  return [];
+}
+
+function urlViolations(raw: string, politica: PoliticaWebhook): Violation[] {
+  const bad = (razao: string): Violation[] => [{ razao, propriedade: 'webhookUrl', valor: raw.slice(0, 200) }];
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return bad('O campo webhookUrl não é uma URL válida.');
+  }
+  if (url.protocol !== 'https:' && !(politica.permitirHttp && url.protocol === 'http:')) return bad('O campo webhookUrl deve usar https.');
+  if (url.username || url.password) return bad('O campo webhookUrl não pode conter credenciais.');
+  if (url.hash) return bad('O campo webhookUrl não pode conter fragmento (#).');
+  return [];
+}

@@ -1,0 +1,4 @@
+export * from './port';
+export * from './subscribe';
+export * from './postgres';
+export * from './eventstoredb';

@@ -1,0 +1,87 @@
+/**
+ * The event-store port. Small on purpose: every adapter (PostgreSQL, EventStoreDB) implements
+ * exactly this and passes the shared contract suite in @pix/testing.
+ */
+
+/** Expected state of a stream when appending; `bigint` is the exact revision of its last event. */
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | bigint;
+
+export interface EventToAppend {
+  /** Unique id; appending the same ids to the same stream again is a no-op (idempotent retry). */
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * Position in the global order the store delivers to subscribers. Opaque to callers except for
+ * comparison through the adapter (`comparePositions`); serialisable as a string for checkpoints.
+ */
+export type GlobalPosition = string;
+
+export interface RecordedEvent {
+  id: string;
+  streamId: string;
+  /** 0-based revision of this event within its stream. */
+  revision: bigint;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  /** When the store recorded it. */
+  recordedAt: Date;
+  position: GlobalPosition;
+}
+
+export interface AppendResult {
+  /** Revision of the last event of the stream after the append. */
+  nextExpectedRevision: bigint;
+  /** Global position of the last event appended (or found, for an idempotent retry). */
+  position: GlobalPosition;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: events strictly after this position. Omit to start at the beginning. */
+  after?: GlobalPosition;
+  maxCount: number;
+}
+
+export interface EventStore {
+  readonly name: string;
+  /** Events of one stream in revision order; [] when the stream does not exist. */
+  readStream(streamId: string): Promise<RecordedEvent[]>;
+  appendToStream(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * A page of events in global order after a checkpoint. Never returns an event while an
+   * earlier one (in that order) may still be committed: a reader that advances its checkpoint
+   * over what it got never skips anything.
+   */
+  readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Orders two positions: negative, zero or positive. */
+  comparePositions(a: GlobalPosition, b: GlobalPosition): number;
+  /**
+   * Calls `listener` (with no data) whenever new events may be available; a wake-up hint for
+   * subscribers, never the data path. Returns an unsubscribe function.
+   */
+  onAppended(listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: bigint | 'no_stream',
+  ) {
+    super(`Stream ${streamId}: expected revision ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+/** An event id reused for different content or in another stream: never silently accepted. */
+export class DuplicateEventIdError extends Error {
+  constructor(readonly streamId: string, readonly eventIds: string[]) {
+    super(`Stream ${streamId}: event id(s) already used elsewhere: ${eventIds.join(', ')}`);
+    this.name = 'DuplicateEventIdError';
+  }
+}

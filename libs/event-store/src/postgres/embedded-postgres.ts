@@ -1,0 +1,141 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { Client } from 'pg';
+import { embeddedPostgresBinDir } from './embedded-binaries';
+
+export interface EmbeddedPostgresOptions {
+  /** Where the cluster lives; created on first start and kept across restarts. */
+  dataDir: string;
+  /** TCP port on 127.0.0.1; a free one is chosen when omitted. */
+  port?: number;
+  log?: (line: string) => void;
+}
+
+export interface EmbeddedPostgres {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real PostgreSQL server run from npm-shipped binaries, for the one-command local mode and for
+ * tests of the same adapter. Listens on loopback only, trust auth (a sandbox on the developer's
+ * own machine). PostgreSQL refuses to run as root, so as root it runs as the `postgres` user.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+  const bin = embeddedPostgresBinDir();
+  const dataDir = path.resolve(options.dataDir);
+  const owner = runAsUser();
+  mkdirSync(dataDir, { recursive: true });
+  if (owner) chownSync(dataDir, owner.uid, owner.gid);
+  stopOrphanedServer(dataDir);
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    execFileSync(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-instructions'], {
+      ...owner,
+      stdio: 'pipe',
+    });
+  }
+  const port = options.port ?? (await freePort());
+  const child = spawn(
+    path.join(bin, 'postgres'),
+    ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200', '-c', 'lc_messages=C'],
+    { ...owner, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const output: string[] = [];
+  const onData = (chunk: Buffer) => {
+    const text = chunk.toString();
+    output.push(text);
+    if (output.length > 50) output.shift();
+    options.log?.(text.trimEnd());
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  await waitUntilReady(url, child, output);
+  return { url, port, stop: () => stopChild(child) };
+}
+
+async function waitUntilReady(url: string, child: ChildProcess, output: string[]): Promise<void> {
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+    if (exited) throw new Error(`Embedded PostgreSQL exited during start-up:\n${output.join('')}`);
+    const client = new Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+  child.kill('SIGKILL');
+  throw new Error(`Embedded PostgreSQL did not accept connections within 30 s:\n${output.join('')}`);
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGINT'); // "fast shutdown": rolls back open transactions, checkpoints, exits
+  });
+}
+
+/** A server left running by a process killed with -9 (its parent is gone): shut it down. */
+function stopOrphanedServer(dataDir: string): void {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!pid || !isAlive(pid)) return;
+  const parent = parentPid(pid);
+  if (parent !== undefined && parent !== 1 && isAlive(parent) && parent !== process.pid) {
+    throw new Error(`The data folder ${dataDir} is in use by a running server (pid ${pid}, started by pid ${parent}). Stop it first or use another DATA_DIR.`);
+  }
+  process.kill(pid, 'SIGINT');
+  for (const deadline = Date.now() + 30_000; isAlive(pid) && Date.now() < deadline; ) execFileSync('sleep', ['0.1']);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function parentPid(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+function runAsUser(): { uid: number; gid: number } | undefined {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return undefined;
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres']).toString().trim());
+  try {
+    return { uid: id('-u'), gid: id('-g') };
+  } catch {
+    execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres']);
+    return { uid: id('-u'), gid: id('-g') };
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

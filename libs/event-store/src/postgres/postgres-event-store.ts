@@ -1,0 +1,190 @@
+import { EventEmitter } from 'node:events';
+import { Client, Pool, type PoolConfig } from 'pg';
+import {
+  DuplicateEventIdError,
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedRevision,
+  type ReadAllOptions,
+  type RecordedEvent,
+} from '../port';
+import { APPEND_SQL, CURRENT_REVISION_SQL, EVENTS_BY_ID_SQL, READ_ALL_SQL, READ_STREAM_SQL } from './append-sql';
+import { comparePgPositions, decodePgPosition, encodePgPosition, PG_START } from './positions';
+import { isSameAppend, toRecorded, type EventRow } from './rows';
+import { APPENDED_CHANNEL, EVENT_STORE_DDL, SCHEMA_LOCK_ID } from './schema';
+import { inTransaction } from './transaction';
+
+const UNIQUE_VIOLATION = '23505';
+
+
+export interface PostgresEventStoreOptions {
+  /** Either a pool the caller owns, or a config for one this store owns. */
+  pool?: Pool;
+  poolConfig?: PoolConfig;
+  /** LISTEN for appends made by other processes (off for short-lived tools). */
+  listen?: boolean;
+}
+
+export class PostgresEventStore implements EventStore {
+  readonly name = 'postgresql';
+  private readonly pool: Pool;
+  private readonly ownsPool: boolean;
+  private readonly appended = new EventEmitter().setMaxListeners(0);
+  private listener?: Client;
+  private closed = false;
+  private notifying = false;
+  private notifyAgain = false;
+
+  private constructor(private readonly options: PostgresEventStoreOptions) {
+    this.ownsPool = !options.pool;
+    this.pool = options.pool ?? new Pool(options.poolConfig);
+    // An idle pooled connection that dies (server restart, failover) is simply discarded.
+    if (this.ownsPool) this.pool.on('error', () => undefined);
+  }
+
+  static async create(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {
+    const store = new PostgresEventStore(options);
+    await inTransaction(store.pool, async (c) => {
+      await c.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_ID]);
+      await c.query(EVENT_STORE_DDL);
+    });
+    if (options.listen !== false) await store.startListening();
+    return store;
+  }
+
+  async readStream(streamId: string): Promise<RecordedEvent[]> {
+    const { rows } = await this.pool.query<EventRow>({ name: 'es_read_stream', text: READ_STREAM_SQL, values: [streamId] });
+    return rows.map(toRecorded);
+  }
+
+  async appendToStream(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) return this.emptyAppend(streamId, expected);
+    const payload = JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata ?? {} })));
+    const expectedParam = typeof expected === 'bigint' ? expected.toString() : expected;
+    for (;;) {
+      try {
+        const { rows } = await this.pool.query<{ global_position: string; transaction_id: string; stream_revision: string }>({
+          name: 'es_append',
+          text: APPEND_SQL,
+          values: [streamId, payload, expectedParam],
+        });
+        if (rows.length === 0) return await this.explainRejectedAppend(streamId, events, expected);
+        const last = rows[rows.length - 1];
+        this.appended.emit('appended');
+        this.notifyOtherProcesses();
+        return {
+          nextExpectedRevision: BigInt(last.stream_revision),
+          position: encodePgPosition({ transactionId: BigInt(last.transaction_id), globalPosition: BigInt(last.global_position) }),
+        };
+      } catch (error: any) {
+        if (error?.code !== UNIQUE_VIOLATION) throw error;
+        // Someone appended to this stream between our read of its revision and our insert.
+        if (error.constraint === 'es_events_stream_revision_uq' && expected === 'any') continue;
+        return await this.explainRejectedAppend(streamId, events, expected);
+      }
+    }
+  }
+
+  async readAll({ after, maxCount }: ReadAllOptions): Promise<RecordedEvent[]> {
+    const from = after ? decodePgPosition(after) : PG_START;
+    const { rows } = await this.pool.query<EventRow>({
+      name: 'es_read_all',
+      text: READ_ALL_SQL,
+      values: [from.transactionId.toString(), from.globalPosition.toString(), maxCount],
+    });
+    return rows.map(toRecorded);
+  }
+
+  comparePositions(a: string, b: string): number {
+    return comparePgPositions(a, b);
+  }
+
+  onAppended(listener: () => void): () => void {
+    this.appended.on('appended', listener);
+    return () => this.appended.off('appended', listener);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.appended.removeAllListeners();
+    await this.listener?.end().catch(() => undefined);
+    if (this.ownsPool) await this.pool.end();
+  }
+
+  /** An append that wrote nothing: an idempotent retry, or a real conflict. */
+  private async explainRejectedAppend(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+    const ids = events.map((e) => e.id);
+    const { rows } = await this.pool.query<EventRow>(EVENTS_BY_ID_SQL, [ids]);
+    if (rows.length === ids.length && isSameAppend(rows, streamId, ids, expected)) {
+      const last = rows[rows.length - 1];
+      return {
+        nextExpectedRevision: await this.currentRevisionOrThrow(streamId),
+        position: encodePgPosition({ transactionId: BigInt(last.transaction_id), globalPosition: BigInt(last.global_position) }),
+      };
+    }
+    if (rows.length > 0) throw new DuplicateEventIdError(streamId, rows.map((r) => r.event_id));
+    const actual = await this.currentRevision(streamId);
+    throw new WrongExpectedRevisionError(streamId, expected, actual ?? 'no_stream');
+  }
+
+  private async emptyAppend(streamId: string, expected: ExpectedRevision): Promise<AppendResult> {
+    const actual = await this.currentRevision(streamId);
+    const ok =
+      expected === 'any' ||
+      (expected === 'no_stream' && actual === undefined) ||
+      (expected === 'stream_exists' && actual !== undefined) ||
+      (typeof expected === 'bigint' && actual === expected);
+    if (!ok) throw new WrongExpectedRevisionError(streamId, expected, actual ?? 'no_stream');
+    return { nextExpectedRevision: actual ?? -1n, position: encodePgPosition(PG_START) };
+  }
+
+  private async currentRevision(streamId: string): Promise<bigint | undefined> {
+    const { rows } = await this.pool.query<{ rev: string | null }>(CURRENT_REVISION_SQL, [streamId]);
+    return rows[0].rev === null ? undefined : BigInt(rows[0].rev);
+  }
+
+  private async currentRevisionOrThrow(streamId: string): Promise<bigint> {
+    const rev = await this.currentRevision(streamId);
+    if (rev === undefined) throw new Error(`Stream ${streamId} vanished`);
+    return rev;
+  }
+
+  /**
+   * Tells other processes' subscribers after the append committed; coalesced, so a burst of
+   * appends costs one NOTIFY in flight plus at most one more.
+   */
+  private notifyOtherProcesses(): void {
+    if (this.notifying) {
+      this.notifyAgain = true;
+      return;
+    }
+    this.notifying = true;
+    this.pool
+      .query(`SELECT pg_notify('${APPENDED_CHANNEL}', '')`)
+      .catch(() => undefined)
+      .finally(() => {
+        this.notifying = false;
+        if (this.notifyAgain && !this.closed) {
+          this.notifyAgain = false;
+          this.notifyOtherProcesses();
+        }
+      });
+  }
+
+  /** Wake-ups for appends made by other processes; a lost connection is re-established. */
+  private async startListening(): Promise<void> {
+    if (this.closed) return;
+    const client = new Client(this.options.pool ? (this.options.pool as any).options : this.options.poolConfig);
+    client.on('notification', () => this.appended.emit('appended'));
+    client.on('error', () => {
+      this.listener = undefined;
+      if (!this.closed) setTimeout(() => this.startListening().catch(() => undefined), 1000).unref();
+    });
+    await client.connect();
+    await client.query(`LISTEN ${APPENDED_CHANNEL}`);
+    this.listener = client;
+    if (this.closed) await client.end();
+  }
+}

@@ -1,0 +1,58 @@
+import { CASH_IN_DEAD_LETTER_TOPIC, parsePixRecebidoMessage } from '@pix/contracts';
+import type { Producer } from 'kafkajs';
+import type { CashInHandler } from './cash-in-bus';
+
+export interface RawMessage {
+  topic: string;
+  partition: number;
+  offset: string;
+  key?: Buffer | string | null;
+  value: Buffer | string | null;
+}
+
+export interface ConsumeDeps {
+  deadLetters: Pick<Producer, 'send'>;
+  consumerName: string;
+  logger: { log(m: string): void; error(m: string): void };
+  /** Stop retrying (shutdown). */
+  stopped(): boolean;
+}
+
+/**
+ * What every consumer does with one cash-in message: validate; an invalid one goes to the
+ * dead-letter topic with the reason (and never stops the consumer); a valid one is handled,
+ * retried with backoff until it succeeds, so its offset is committed only after the effect.
+ * Handlers are idempotent by endToEndId, so a redelivered message changes nothing.
+ */
+export async function consumeCashIn(message: RawMessage, handler: CashInHandler, deps: ConsumeDeps): Promise<void> {
+  const parsed = parsePixRecebidoMessage(message.value);
+  if (!parsed.value) {
+    await deps.deadLetters.send({
+      topic: CASH_IN_DEAD_LETTER_TOPIC,
+      acks: -1,
+      messages: [
+        {
+          key: message.key ?? null,
+          value: message.value,
+          headers: {
+            'dlt-reason': parsed.error ?? 'invalid',
+            'dlt-consumer': deps.consumerName,
+            'dlt-source': `${message.topic}/${message.partition}/${message.offset}`,
+          },
+        },
+      ],
+    });
+    deps.logger.error(`${deps.consumerName}: message ${message.topic}/${message.partition}/${message.offset} is invalid (${parsed.error}); sent to ${CASH_IN_DEAD_LETTER_TOPIC}`);
+    return;
+  }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await handler(parsed.value);
+    } catch (error) {
+      if (deps.stopped()) throw error;
+      deps.logger.error(`${deps.consumerName}: handling ${parsed.value.endToEndId} failed (attempt ${attempt}); retrying: ${error instanceof Error ? error.message : String(error)}`);
+      // Back off in short slices so a shutdown is not held up by a long wait.
+      for (const until = Date.now() + Math.min(30_000, 100 * 2 ** Math.min(attempt, 9)); Date.now() < until && !deps.stopped(); ) await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import { CASH_IN_DEAD_LETTER_TOPIC, CASH_IN_TOPIC, type PixRecebidoMessage } from '@pix/contracts';
+import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
+import type { CashInHandler, CashInPublisher } from './cash-in-bus';
+import { consumeCashIn } from './consume-cash-in';
+
+export function createKafka(brokers: string[], clientId: string): Kafka {
+  return new Kafka({ clientId, brokers, logLevel: logLevel.ERROR, retry: { retries: 8 } });
+}
+
+/** Creates the cash-in topic and its dead-letter topic when missing (idempotent). */
+export async function ensureCashInTopics(kafka: Kafka, partitions = 6): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const existing = new Set(await admin.listTopics());
+    const wanted = [CASH_IN_TOPIC, CASH_IN_DEAD_LETTER_TOPIC].filter((t) => !existing.has(t));
+    if (wanted.length > 0) await admin.createTopics({ waitForLeaders: true, topics: wanted.map((topic) => ({ topic, numPartitions: partitions })) });
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Key = the receiver's Pix key, so one key's cash-ins stay in order; acks from all replicas. */
+export class KafkaCashInPublisher implements CashInPublisher {
+  private readonly producer: Producer;
+
+  constructor(kafka: Kafka) {
+    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  }
+
+  connect(): Promise<void> {
+    return this.producer.connect();
+  }
+
+  async publish(message: PixRecebidoMessage): Promise<void> {
+    await this.producer.send({
+      topic: CASH_IN_TOPIC,
+      acks: -1,
+      messages: [{ key: message.chave, value: JSON.stringify(message), headers: { 'content-type': 'application/json' } }],
+    });
+  }
+
+  disconnect(): Promise<void> {
+    return this.producer.disconnect();
+  }
+}
+
+/** A consumer group on the cash-in topic (kafkajs), validating every message. */
+export class KafkaCashInConsumer {
+  private consumer?: Consumer;
+  private deadLetters?: Producer;
+  private stopping = false;
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly groupId: string,
+    private readonly handler: CashInHandler,
+    private readonly logger: { log(m: string): void; error(m: string): void },
+  ) {}
+
+  async start(): Promise<void> {
+    this.deadLetters = this.kafka.producer();
+    await this.deadLetters.connect();
+    this.consumer = this.kafka.consumer({ groupId: this.groupId });
+    await this.consumer.connect();
+    await this.consumer.subscribe({ topic: CASH_IN_TOPIC, fromBeginning: true });
+    const deps = { deadLetters: this.deadLetters, consumerName: this.groupId, logger: this.logger, stopped: () => this.stopping };
+    await this.consumer.run({
+      eachMessage: ({ topic, partition, message }) => consumeCashIn({ topic, partition, offset: message.offset, key: message.key, value: message.value }, this.handler, deps),
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.consumer?.disconnect();
+    await this.deadLetters?.disconnect();
+  }
+}

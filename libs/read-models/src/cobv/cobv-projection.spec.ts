@@ -1,0 +1,30 @@
+import { cobvDecider, type CobVCommand, type Recebedor } from '@pix/domain';
+import { projectionSpec, recorded } from '../testing/projection-spec';
+import { cobvProjection } from './cobv-projection';
+
+const recebedor: Recebedor = { nome: 'Loja', cnpj: '11222333000181', logradouro: 'Rua A', cidade: 'Recife', uf: 'PE', cep: '50000000', chaves: ['+5581999990000'] };
+const txid = 'projectiontest0000000000000001';
+const now = new Date('2026-11-22T12:00:00.000Z');
+const put = (original: string): CobVCommand => ({
+  type: 'CriarOuAlterarCobV',
+  txid,
+  now,
+  recebedor,
+  novaLocation: { id: 1, location: 'https://h/qr/v2/cobv/1' },
+  input: { calendario: { dataDeVencimento: '2026-12-01' }, devedor: { cpf: '12345678909', nome: 'Ana' }, valor: { original }, chave: '+5581999990000' },
+});
+
+describe('cobv projection', () => {
+  it('folds creation, revision and removal into one row per txid', () => {
+    const created = cobvDecider.decide(put('10.00'), cobvDecider.initialState);
+    const state1 = created.reduce(cobvDecider.evolve, cobvDecider.initialState);
+    const revised = cobvDecider.decide(put('20.00'), state1);
+    const state2 = revised.reduce(cobvDecider.evolve, state1);
+    const removed = cobvDecider.decide({ type: 'RevisarCobV', txid, input: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }, now, recebedor }, state2);
+    projectionSpec(cobvProjection)
+      .given(recorded([...created, ...revised, ...removed, { type: 'SomethingElse', data: { txid } }]))
+      .then(txid, (row) => {
+        expect(row).toMatchObject({ txid, revisao: 2, status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR', cobranca: { valor: { original: 2000 } } });
+      });
+  });
+});

@@ -1,0 +1,28 @@
+import { buildDynamicBrCode, contentToInput, toOfficialPix } from '@pix/domain';
+import type { CobVCompleta } from '@pix/contracts';
+import type { CobVRow } from './cobv-projection';
+
+/** The official `CobVCompleta` wire form of a charge row (amounts back to "123.45" strings). */
+export function toCobVCompleta(row: CobVRow): CobVCompleta {
+  const c = row.cobranca;
+  const { chaves: _k, ...recebedor } = row.recebedor as CobVRow['recebedor'] & { chaves?: string[] };
+  const view = {
+    calendario: { criacao: row.criacao, dataDeVencimento: c.calendario.dataDeVencimento, validadeAposVencimento: c.calendario.validadeAposVencimento },
+    txid: row.txid,
+    revisao: row.revisao,
+    loc: { id: row.loc.id, location: row.loc.location, tipoCob: 'cobv', criacao: row.loc.criacao, txid: row.txid },
+    location: row.loc.location,
+    status: row.status,
+    devedor: c.devedor,
+    recebedor,
+    // The domain writes its content back in wire form (amounts as "123.45") for PATCH merges.
+    valor: contentToInput(c).valor,
+    chave: c.chave,
+    solicitacaoPagador: c.solicitacaoPagador,
+    infoAdicionais: c.infoAdicionais,
+    pix: row.pix?.map(toOfficialPix),
+    pixCopiaECola: buildDynamicBrCode({ location: row.loc.location, merchantName: row.recebedor.nome, merchantCity: row.recebedor.cidade }),
+  };
+  // Drop absent optionals so the JSON carries no nulls the schema does not allow.
+  return JSON.parse(JSON.stringify(view));
+}

@@ -1,0 +1,3 @@
+export * from './cobv-projection';
+export * from './cobv-view';
+export * from './cobv-queries';

@@ -1,0 +1,3 @@
+export * from './lotecobv-projection';
+export * from './lotecobv-queries';
+export * from './lotecobv-view';

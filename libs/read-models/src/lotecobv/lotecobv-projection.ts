@@ -1,0 +1,78 @@
+import type { LoteCobVEvent, ProblemaSolicitacao, StatusSolicitacao, ViaLote } from '@pix/domain';
+import type { Projection } from '../projection';
+
+export interface LoteCobVRow {
+  id: string;
+  descricao: string;
+  criacao: string;
+  rodada: number;
+  quantidade: number;
+}
+
+/** One row per batch: what GET /lotecobv lists. */
+export const lotecobvProjection: Projection<LoteCobVRow> = {
+  name: 'lotecobv',
+  table: 'rm_lotecobv',
+  canHandle: ['LoteCobVCriado', 'LoteCobVAlterado'],
+  keyOf: (event) => String(event.data.id),
+  apply(row, event) {
+    const e = { type: event.type, data: event.data } as LoteCobVEvent;
+    if (e.type === 'LoteCobVCriado') return { id: e.data.id, descricao: e.data.descricao, criacao: e.data.criacao, rodada: 0, quantidade: e.data.solicitacoes.length };
+    if (e.type === 'LoteCobVAlterado' && row) return { ...row, rodada: e.data.rodada, descricao: e.data.descricao ?? row.descricao };
+    return row;
+  },
+  columns: [{ name: 'criacao', sqlType: 'timestamptz NOT NULL', value: (r) => r.criacao, indexed: true }],
+};
+
+export interface SolicitacaoLoteRow {
+  loteCobVId: string;
+  txid: string;
+  posicao: number;
+  rodada: number;
+  via: ViaLote;
+  status: StatusSolicitacao;
+  corpo: Record<string, unknown>;
+  /** When the charge was created (kept across alterations). */
+  criacao?: string;
+  problema?: ProblemaSolicitacao;
+}
+
+export const itemKey = (loteCobVId: string, txid: string) => `${loteCobVId}:${txid}`;
+
+/**
+ * One row per request of a batch: its current round, body and decision. It is also the work list
+ * of the batch processor (rows EM_PROCESSAMENTO) and what PUT /cobv consults for reservations.
+ */
+export const solicitacaoLoteProjection: Projection<SolicitacaoLoteRow> = {
+  name: 'lotecobv-solicitacoes',
+  table: 'rm_lotecobv_solicitacao',
+  canHandle: ['LoteCobVCriado', 'LoteCobVAlterado', 'SolicitacaoLoteDecidida'],
+  keyOf(event) {
+    const e = { type: event.type, data: event.data } as LoteCobVEvent;
+    if (e.type === 'SolicitacaoLoteDecidida') return itemKey(e.data.id, e.data.txid);
+    return e.data.solicitacoes.map((s) => itemKey(e.data.id, s.txid));
+  },
+  apply(row, event, key) {
+    const e = { type: event.type, data: event.data } as LoteCobVEvent;
+    if (e.type === 'SolicitacaoLoteDecidida') {
+      // A decision counts only for the round it was taken in, once.
+      if (!row || row.rodada !== e.data.rodada || row.status !== 'EM_PROCESSAMENTO') return row;
+      const { problema: _previous, ...rest } = row;
+      return { ...rest, status: e.data.status, ...(e.data.criacao ? { criacao: e.data.criacao } : {}), ...(e.data.problema ? { problema: e.data.problema } : {}) };
+    }
+    const index = e.data.solicitacoes.findIndex((s) => itemKey(e.data.id, s.txid) === key);
+    const s = e.data.solicitacoes[index];
+    if (e.type === 'LoteCobVCriado')
+      return { loteCobVId: e.data.id, txid: s.txid, posicao: index, rodada: 0, via: 'CRIACAO', status: 'EM_PROCESSAMENTO', corpo: s.corpo };
+    if (!row) return row;
+    const { problema: _previous, ...rest } = row;
+    return { ...rest, rodada: e.data.rodada, via: e.data.via, status: 'EM_PROCESSAMENTO', corpo: s.corpo };
+  },
+  columns: [
+    { name: 'lote_id', sqlType: 'text NOT NULL', value: (r) => r.loteCobVId, indexed: true },
+    { name: 'txid', sqlType: 'text NOT NULL', value: (r) => r.txid, indexed: true },
+    { name: 'status', sqlType: 'text NOT NULL', value: (r) => r.status, indexed: true },
+    { name: 'posicao', sqlType: 'integer NOT NULL', value: (r) => r.posicao },
+    { name: 'rodada', sqlType: 'integer NOT NULL', value: (r) => r.rodada },
+  ],
+};

@@ -1,0 +1,2 @@
+export * from './pix-projection';
+export * from './pix-queries';

@@ -1,0 +1,158 @@
+import type { Pool } from 'pg';
+import { inTransaction, subscribeToAll, type EventStore, type GlobalPosition, type RecordedEvent, type Subscription } from '@pix/event-store';
+import { applyEvents } from './apply-batch';
+import { CHECKPOINTS_DDL, handles, tableDdl, type Projection } from './projection';
+
+export interface RunnerLogger {
+  log(message: string): void;
+  error(message: string, error?: unknown): void;
+}
+
+/** Events a read model may pass over without saving its checkpoint (a restart re-reads at most these). */
+const SAVE_SKIPPED_EVERY = 5000;
+
+/** Every process runs the runner; a per-projection transaction lock makes them take turns. */
+export const projectionLockSql = `SELECT pg_advisory_xact_lock(hashtext('projection:' || $1))`;
+
+/**
+ * Keeps one read model up to date from the event store. Each page of events is applied in one
+ * transaction that also moves the checkpoint, under the projection's lock, after re-reading the
+ * checkpoint: several processes (or a replay's switch-over) never apply an event twice.
+ */
+export class ProjectionRunner<Row> {
+  private subscription?: Subscription;
+  private position?: GlobalPosition;
+  private waiters: { position: GlobalPosition; resolve(ok: boolean): void }[] = [];
+  private readonly listeners = new Set<(position: GlobalPosition) => void>();
+  private skippedSinceSave = 0;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly pool: Pool,
+    readonly projection: Projection<Row>,
+    private readonly logger?: RunnerLogger,
+  ) {}
+
+  /** Creates the tables and loads the checkpoint; `start` or a `ProjectionGroup` then feeds it. */
+  async prepare(): Promise<GlobalPosition | undefined> {
+    await inTransaction(this.pool, async (c) => {
+      await c.query(projectionLockSql, [this.projection.name]);
+      await c.query(CHECKPOINTS_DDL);
+      await c.query(tableDdl(this.projection as Projection<unknown>, this.projection.table));
+    });
+    this.position = await readCheckpoint(this.pool, this.projection.name);
+    return this.position;
+  }
+
+  /** Runs on its own subscription (a group of runners shares one instead). */
+  async start(): Promise<void> {
+    await this.prepare();
+    this.subscription = subscribeToAll(this.store, {
+      after: this.position,
+      batchSize: 500,
+      handle: (events) => this.handle(events),
+      onError: (error) => this.logger?.error(`projection ${this.projection.name} failed to apply a batch; retrying`, error),
+      pollWhile: () => this.waiters.length > 0,
+    });
+  }
+
+  /** Nudges the feeding subscription, for `waitFor` when the feed belongs to a group. */
+  attach(subscription: Subscription): void {
+    this.subscription = subscription;
+  }
+
+  get hasWaiters(): boolean {
+    return this.waiters.length > 0;
+  }
+
+  async stop(): Promise<void> {
+    await this.subscription?.stop();
+    for (const w of this.waiters.splice(0)) w.resolve(false);
+  }
+
+  /** Resolves true once the read model includes the event at `position` (read-your-writes). */
+  waitFor(position: GlobalPosition, timeoutMs = 5000): Promise<boolean> {
+    if (this.position && this.store.comparePositions(this.position, position) >= 0) return Promise.resolve(true);
+    this.subscription?.wake();
+    return new Promise((resolve) => {
+      const waiter = { position, resolve };
+      this.waiters.push(waiter);
+      setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, timeoutMs).unref();
+    });
+  }
+
+  /** Called after each committed page; for reactors that work off this read model. */
+  onAdvance(listener: (position: GlobalPosition) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get checkpoint(): GlobalPosition | undefined {
+    return this.position;
+  }
+
+  /**
+   * Applies a page. A page with nothing for this projection only moves the in-memory position
+   * (the stored checkpoint catches up with the next real change; re-reading what it skipped is
+   * harmless), so the other read models' traffic costs no transaction here.
+   */
+  async handle(events: RecordedEvent[]): Promise<GlobalPosition> {
+    const last = events[events.length - 1].position;
+    const unseen = this.position ? events.filter((e) => this.store.comparePositions(e.position, this.position!) > 0) : events;
+    if (!unseen.some((e) => handles(this.projection, e))) {
+      if (!this.position || this.store.comparePositions(last, this.position) > 0) this.advance(last);
+      this.skippedSinceSave += unseen.length;
+      // Now and then the skipped stretch is saved too, so a restart does not re-read it all.
+      if (this.skippedSinceSave >= SAVE_SKIPPED_EVERY) await this.saveSkipped(last);
+      return this.position ?? last;
+    }
+    this.skippedSinceSave = 0;
+    const reached = await inTransaction(this.pool, async (c) => {
+      await c.query(projectionLockSql, [this.projection.name]);
+      const saved = await readCheckpoint(c, this.projection.name);
+      // Another process (or a replay switch-over) may already have applied some of these.
+      const fresh = saved ? events.filter((e) => this.store.comparePositions(e.position, saved) > 0) : events;
+      if (fresh.length === 0) return saved!;
+      await applyEvents(c, this.projection, this.projection.table, fresh);
+      await writeCheckpoint(c, this.projection.name, last);
+      return last;
+    });
+    this.advance(reached);
+    return reached;
+  }
+
+  private async saveSkipped(position: GlobalPosition): Promise<void> {
+    this.skippedSinceSave = 0;
+    await inTransaction(this.pool, async (c) => {
+      await c.query(projectionLockSql, [this.projection.name]);
+      const saved = await readCheckpoint(c, this.projection.name);
+      if (!saved || this.store.comparePositions(position, saved) > 0) await writeCheckpoint(c, this.projection.name, position);
+    });
+  }
+
+  private advance(position: GlobalPosition): void {
+    this.position = position;
+    const done = this.waiters.filter((w) => this.store.comparePositions(position, w.position) >= 0);
+    this.waiters = this.waiters.filter((w) => !done.includes(w));
+    for (const w of done) w.resolve(true);
+    for (const listener of this.listeners) listener(position);
+  }
+}
+
+type Queryable = Pick<Pool, 'query'>;
+
+export async function readCheckpoint(db: Queryable, name: string): Promise<GlobalPosition | undefined> {
+  const { rows } = await db.query<{ position: string }>('SELECT position FROM projection_checkpoints WHERE name = $1', [name]);
+  return rows[0]?.position;
+}
+
+export async function writeCheckpoint(db: Queryable, name: string, position: GlobalPosition): Promise<void> {
+  await db.query(
+    `INSERT INTO projection_checkpoints (name, position, updated_at) VALUES ($1, $2, now())
+     ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position, updated_at = now()`,
+    [name, position],
+  );
+}

@@ -1,0 +1,54 @@
+import type { RecordedEvent } from '@pix/event-store';
+
+/** A column copied out of the row document, so queries can filter and index on it. */
+export interface ProjectedColumn<Row> {
+  name: string;
+  sqlType: string;
+  value(row: Row): unknown;
+  indexed?: boolean;
+}
+
+/**
+ * A projection is a pure function of (row, event): `apply` gets the current row for the event's
+ * key (or null) and returns the new row (or null to delete it). Storage, batching and
+ * checkpoints are the runner's business.
+ */
+export interface Projection<Row> {
+  name: string;
+  /** Table the live read model is served from. */
+  table: string;
+  canHandle: readonly string[];
+  /** The row(s) an event touches: one event may fan out (a batch creates a row per request). */
+  keyOf(event: RecordedEvent): string | string[];
+  apply(row: Row | null, event: RecordedEvent, key: string): Row | null;
+  columns: ProjectedColumn<Row>[];
+}
+
+export const handles = <Row>(projection: Projection<Row>, event: RecordedEvent) => projection.canHandle.includes(event.type);
+
+export const keysOf = <Row>(projection: Projection<Row>, event: RecordedEvent): string[] => {
+  const keys = projection.keyOf(event);
+  return Array.isArray(keys) ? keys : [keys];
+};
+
+/** DDL for a projection's table: key, document, and the extracted columns (with their indexes unless told not to). */
+export function tableDdl(projection: Projection<unknown>, table: string, options: { indexes?: boolean } = {}): string {
+  const columns = projection.columns.map((c) => `, ${c.name} ${c.sqlType}`).join('');
+  const create = `CREATE TABLE IF NOT EXISTS ${table} (id text PRIMARY KEY, doc jsonb NOT NULL${columns});`;
+  return options.indexes === false ? create : `${create}\n${indexDdl(projection, table)}`;
+}
+
+/** Secondary indexes; a rebuild creates them once, after loading, which is far cheaper than row by row. */
+export function indexDdl(projection: Projection<unknown>, table: string): string {
+  return projection.columns
+    .filter((c) => c.indexed)
+    .map((c) => `CREATE INDEX IF NOT EXISTS ${table}_${c.name}_idx ON ${table} (${c.name});`)
+    .join('\n');
+}
+
+export const CHECKPOINTS_DDL = `
+CREATE TABLE IF NOT EXISTS projection_checkpoints (
+  name text PRIMARY KEY,
+  position text NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);`;

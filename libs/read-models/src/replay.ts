@@ -1,0 +1,80 @@
+import type { Pool } from 'pg';
+import { inTransaction, type EventStore, type GlobalPosition } from '@pix/event-store';
+import { applyEvents } from './apply-batch';
+import { projectionLockSql, writeCheckpoint } from './projection-runner';
+import { CHECKPOINTS_DDL, indexDdl, tableDdl, type Projection } from './projection';
+
+export interface ReplayProgress {
+  phase: 'rebuilding' | 'switching' | 'done';
+  events: number;
+  position?: GlobalPosition;
+  eventsPerSecond: number;
+}
+
+/**
+ * Rebuilds a read model from the first event beside the live one, then switches atomically:
+ * under the projection's lock (the live runners wait), it applies what arrived meanwhile,
+ * swaps the tables and moves the checkpoint in one transaction. The API keeps serving the old
+ * table until that commit and the new one right after.
+ */
+export async function replayProjection<Row>(
+  store: EventStore,
+  pool: Pool,
+  projection: Projection<Row>,
+  options: { pageSize?: number; onProgress?(p: ReplayProgress): void } = {},
+): Promise<ReplayProgress> {
+  const pageSize = options.pageSize ?? 5000;
+  const started = Date.now();
+  const rebuild = `${projection.table}_rebuild_${started}`;
+  await pool.query(CHECKPOINTS_DDL);
+  await pool.query(tableDdl(projection as Projection<unknown>, projection.table));
+  await pool.query(tableDdl(projection as Projection<unknown>, rebuild, { indexes: false }));
+  const written = new Set<string>();
+  let position: GlobalPosition | undefined;
+  let count = 0;
+  const report = (phase: ReplayProgress['phase']) => {
+    const p = { phase, events: count, position, eventsPerSecond: Math.round((count * 1000) / Math.max(1, Date.now() - started)) };
+    options.onProgress?.(p);
+    return p;
+  };
+  try {
+    // Read the next page while the current one is applied: the scan and the writes overlap.
+    let next = store.readAll({ after: position, maxCount: pageSize });
+    next.catch(() => undefined); // a failure surfaces where the page is awaited
+    for (;;) {
+      const events = await next;
+      if (events.length === 0) break;
+      position = events[events.length - 1].position;
+      next = store.readAll({ after: position, maxCount: pageSize });
+      next.catch(() => undefined);
+      await inTransaction(pool, (c) => applyEvents(c, projection, rebuild, events, written));
+      count += events.length;
+      report('rebuilding');
+    }
+    const indexes = indexDdl(projection as Projection<unknown>, rebuild);
+    if (indexes) await pool.query(indexes);
+    report('switching');
+    await inTransaction(pool, async (c) => {
+      await c.query(projectionLockSql, [projection.name]);
+      for (;;) {
+        const events = await store.readAll({ after: position, maxCount: pageSize });
+        if (events.length === 0) break;
+        await applyEvents(c, projection, rebuild, events, written);
+        count += events.length;
+        position = events[events.length - 1].position;
+      }
+      const retired = `${projection.table}_retired_${started}`;
+      await c.query(`ALTER TABLE ${projection.table} RENAME TO ${retired}`);
+      await c.query(`ALTER TABLE ${rebuild} RENAME TO ${projection.table}`);
+      await c.query(`DROP TABLE ${retired}`);
+      await c.query(`ALTER TABLE ${projection.table} RENAME CONSTRAINT ${rebuild}_pkey TO ${projection.table}_pkey`);
+      for (const column of projection.columns.filter((col) => col.indexed))
+        await c.query(`ALTER INDEX ${rebuild}_${column.name}_idx RENAME TO ${projection.table}_${column.name}_idx`);
+      if (position) await writeCheckpoint(c, projection.name, position);
+    });
+  } catch (error) {
+    await pool.query(`DROP TABLE IF EXISTS ${rebuild}`).catch(() => undefined);
+    throw error;
+  }
+  return report('done');
+}

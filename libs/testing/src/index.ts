@@ -1,0 +1,4 @@
+export * from './postgres';
+export * from './embedded';
+export * from './event-store-contract';
+export * from './openapi';

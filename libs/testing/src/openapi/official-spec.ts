@@ -1,0 +1,122 @@
+import { readFileSync } from 'fs';
+import * as path from 'path';
+import { parse } from 'yaml';
+import { isObject, JsonSchema, toJsonSchema } from './openapi-schema';
+
+// The unchanged BCB contract (Apache-2.0), vendored so the repository is self-contained.
+export const OFFICIAL_SPEC_PATH = path.resolve(
+  __dirname,
+  '../../../contracts/spec/bcb-api-pix-2.9.0.openapi.yaml',
+);
+
+export interface MediaTypeObject {
+  schema?: JsonSchema;
+}
+export interface ResponseObject {
+  $ref?: string;
+  description?: string;
+  content?: Record<string, MediaTypeObject>;
+}
+export interface OperationObject {
+  responses: Record<string, ResponseObject>;
+  servers?: unknown[];
+}
+export type PathItemObject = { servers?: unknown[] } & Record<string, unknown>;
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, PathItemObject>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    responses: Record<string, ResponseObject>;
+    examples: Record<string, { summary?: string; value: unknown }>;
+  } & Record<string, unknown>;
+}
+
+let cachedRaw: OpenApiDocument | undefined;
+let cachedNormalised: OpenApiDocument | undefined;
+
+/** The contract exactly as published (examples included), parsed once per process. */
+export function loadRawOfficialSpec(): OpenApiDocument {
+  cachedRaw ??= parse(readFileSync(OFFICIAL_SPEC_PATH, 'utf8')) as OpenApiDocument;
+  return cachedRaw;
+}
+
+/**
+ * The contract with every schema converted to JSON Schema and the project's standing readings of
+ * its known defects applied. Examples are left as published. Do not mutate the result: it is shared.
+ */
+export function loadOfficialSpec(): OpenApiDocument {
+  if (cachedNormalised) return cachedNormalised;
+  const raw = loadRawOfficialSpec();
+  const normalised = normaliseSchemasIn(structuredClone(raw)) as OpenApiDocument;
+  const schemas = normalised.components.schemas;
+  for (const [name, schema] of Object.entries(schemas)) schemas[name] = toJsonSchema(schema) as JsonSchema;
+  applyStandingReadings(schemas);
+  applyResponseReadings(normalised);
+  cachedNormalised = normalised;
+  return normalised;
+}
+
+// Every `schema` slot outside components/schemas (responses, parameters, headers, request bodies).
+function normaliseSchemasIn(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(normaliseSchemasIn);
+  if (!isObject(node)) return node;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'example' || key === 'examples') out[key] = value; // published data, not schemas
+    else if (key === 'schema') out[key] = toJsonSchema(value);
+    else out[key] = normaliseSchemasIn(value);
+  }
+  return out;
+}
+
+function applyStandingReadings(schemas: Record<string, JsonSchema>): void {
+  // Reading (a), regex literals as patterns, is applied to every schema by toJsonSchema.
+
+  // Reading (b): DadosRecebedor requires logradouro/cidade/uf/cep one level too high; they belong
+  // to `recebedor`, whose own allOf already requires them, so the top-level list is dropped.
+  const dadosRecebedor = schemas['DadosRecebedor'];
+  expectDefect('DadosRecebedor', sameList(dadosRecebedor['required'], ['logradouro', 'cidade', 'uf', 'cep']));
+  delete dadosRecebedor['required'];
+
+  // Reading (c): WebhookCompleto says `cnpj` where the webhook's Pix key, `chave`, is meant. The key is
+  // described like the `{chave}` path parameter of /webhook/{chave}: a string of at most 77 chars.
+  const webhook = schemas['WebhookCompleto'];
+  const properties = webhook['properties'] as Record<string, unknown>;
+  expectDefect('WebhookCompleto', 'cnpj' in properties && !('chave' in properties));
+  const { cnpj: _wrongKey, ...others } = properties;
+  webhook['properties'] = { ...others, chave: { type: 'string', maxLength: 77 } };
+  webhook['required'] = (webhook['required'] as string[]).map((name) => (name === 'cnpj' ? 'chave' : name));
+
+  // Reading (d): the desconto `oneOf` of CobVValor has a first branch that requires nothing, so a
+  // percentage discount ({modalidade: 3, valorPerc}) matches both branches and fails "exactly
+  // one". The first branch is evidently the fixed-date one: it requires `descontoDataFixa`.
+  // `location` fields stay strict `format: uri`: we send them with the https scheme.
+  const valor = schemas['CobVValor'] as any;
+  const branches = valor?.properties?.desconto?.oneOf as JsonSchema[] | undefined;
+  expectDefect('CobVValor', Array.isArray(branches) && branches[0]['required'] === undefined);
+  branches![0]['required'] = ['descontoDataFixa'];
+}
+
+// Reading (e): the requirements answer PUT /webhook/{chave} with the registration
+// (webhookUrl, chave, criacao), where the contract's 200 declares no body: we validate that body
+// as WebhookCompleto. Reading (f): PixConsultados requires `cobs` (copied from the charge
+// lists) where its list property is `pix`.
+function applyResponseReadings(doc: OpenApiDocument): void {
+  const put = (doc.paths as any)['/webhook/{chave}'].put.responses['200'];
+  expectDefect('PUT /webhook/{chave} 200', put.content === undefined);
+  put.content = { 'application/json': { schema: { $ref: '#/components/schemas/WebhookCompleto' } } };
+  const pixList = doc.components.schemas['PixConsultados'];
+  expectDefect('PixConsultados', sameList(pixList['required'], ['parametros', 'cobs']));
+  pixList['required'] = ['parametros', 'pix'];
+}
+
+// The readings belong to 2.9.0: if a new contract fixed a defect, the reading must be revisited.
+function expectDefect(schemaName: string, present: boolean): void {
+  if (!present) throw new Error(`Known defect in ${schemaName} not found: revisit official-spec.ts`);
+}
+
+function sameList(value: unknown, expected: string[]): boolean {
+  return Array.isArray(value) && value.length === expected.length && expected.every((v) => value.includes(v));
+}

@@ -1,0 +1,136 @@
+import { createTestDatabase, type TestDatabase } from '@pix/testing';
+import { cashIn, Harness, sleep, waitFor } from './testing/harness';
+import { TestReceiver } from './testing/test-receiver';
+
+describe('webhook delivery: retries, dead notifications and resend', () => {
+  let db: TestDatabase;
+  let h: Harness;
+  const receivers: TestReceiver[] = [];
+  const receiver = async (...args: Parameters<typeof TestReceiver.start>) => {
+    const r = await TestReceiver.start(...args);
+    receivers.push(r);
+    return r;
+  };
+  const status = async (id: string) => (await h.outbox.get(id))?.status;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('whd_retries');
+    h = await Harness.open(db.url);
+    await h.startWorker({ schedule: [50, 50, 50], jitter: 0 });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await Promise.all(receivers.map((r) => r.close()));
+    await db?.drop();
+  });
+
+  it('a receiver answering 500 twice then 200 gets it on the 3rd attempt, same webhook-id, all attempts logged', async () => {
+    const r = await receiver({ responder: (_req, i) => ({ status: i < 2 ? 500 : 200 }) });
+    h.registrations.urls.set('key-500', r.baseUrl);
+    const { id } = await h.outbox.enqueue(cashIn('key-500'));
+    await waitFor('delivered', async () => (await status(id)) === 'delivered');
+
+    expect(r.requests.map((q) => q.headers['webhook-id'])).toEqual([id, id, id]);
+    expect(new Set(r.requests.map((q) => q.body)).size).toBe(1);
+    const attempts = await h.outbox.attempts(id);
+    expect(attempts.map((a) => [a.attempt, a.statusCode, a.outcome])).toEqual([
+      [1, 500, 'retry'],
+      [2, 500, 'retry'],
+      [3, 200, 'delivered'],
+    ]);
+    expect(attempts[0].error).toBe('HTTP 500');
+    expect(attempts.every((a) => a.url === `${r.baseUrl}/pix` && a.latencyMs >= 0)).toBe(true);
+    expect((await h.outbox.get(id))?.deliveredAt).toBeInstanceOf(Date);
+  });
+
+  it('a receiver that is down (port closed) and then comes up gets it', async () => {
+    const probe = await TestReceiver.start();
+    const port = probe.port;
+    await probe.close();
+    h.registrations.urls.set('key-down', `http://127.0.0.1:${port}`);
+    await h.stopWorkers();
+    await h.startWorker({ schedule: [200, 200, 200, 200, 200, 200, 200, 200, 200, 200], jitter: 0 });
+    const { id } = await h.outbox.enqueue(cashIn('key-down'));
+
+    const failed = await waitFor('a refused attempt', async () => (await h.outbox.attempts(id))[0]);
+    expect(failed).toMatchObject({ statusCode: null, outcome: 'retry' });
+    expect(failed.error).toMatch(/ECONNREFUSED/);
+    expect(await status(id)).toBe('pending');
+
+    const up = await receiver({ port });
+    await waitFor('delivered', async () => (await status(id)) === 'delivered');
+    expect(up.byId(id)).toHaveLength(1);
+    const attempts = await h.outbox.attempts(id);
+    expect(attempts.at(-1)).toMatchObject({ statusCode: 200, outcome: 'delivered' });
+    expect(attempts.slice(0, -1).every((a) => /ECONNREFUSED/.test(a.error ?? ''))).toBe(true);
+    await h.stopWorkers();
+    await h.startWorker({ schedule: [50, 50, 50], jitter: 0 });
+  });
+
+  it('honours Retry-After: 1 (the next attempt not before 1 s) although the schedule says 50 ms', async () => {
+    const r = await receiver({ responder: (_req, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 }) });
+    h.registrations.urls.set('key-429', r.baseUrl);
+    const { id } = await h.outbox.enqueue(cashIn('key-429'));
+    await waitFor('delivered', async () => (await status(id)) === 'delivered', 5000);
+    expect(r.requests).toHaveLength(2);
+    expect(r.requests[1].receivedAt - r.requests[0].receivedAt).toBeGreaterThanOrEqual(1000);
+    const attempts = await h.outbox.attempts(id);
+    expect(attempts[1].at.getTime() - attempts[0].at.getTime()).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('an HTTP-date Retry-After is honoured too, and other 4xx answers are retried', async () => {
+    const r = await receiver({
+      responder: (_req, i) => [{ status: 503, headers: { 'retry-after': new Date(Date.now() + 2000).toUTCString() } }, { status: 404 }, { status: 204 }][i],
+    });
+    h.registrations.urls.set('key-date', r.baseUrl);
+    const { id } = await h.outbox.enqueue(cashIn('key-date'));
+    await waitFor('delivered', async () => (await status(id)) === 'delivered', 6000);
+    // HTTP dates have 1 s resolution: the wait is at least ~1 s.
+    expect(r.requests[1].receivedAt - r.requests[0].receivedAt).toBeGreaterThanOrEqual(900);
+    expect((await h.outbox.attempts(id)).map((a) => a.statusCode)).toEqual([503, 404, 204]);
+  });
+
+  it('a redirect is not followed and counts as a failed attempt', async () => {
+    const target = await receiver();
+    const r = await receiver({ responder: (_req, i) => (i === 0 ? { status: 307, headers: { location: `${target.baseUrl}/elsewhere` } } : { status: 200 }) });
+    h.registrations.urls.set('key-redirect', r.baseUrl);
+    const { id } = await h.outbox.enqueue(cashIn('key-redirect'));
+    await waitFor('delivered', async () => (await status(id)) === 'delivered');
+    expect(target.requests).toHaveLength(0);
+    const [first] = await h.outbox.attempts(id);
+    expect(first).toMatchObject({ statusCode: 307, outcome: 'retry' });
+    expect(first.error).toMatch(/redirect not followed/);
+  });
+
+  it('after the schedule is exhausted it is kept as dead; resend delivers it with the same id', async () => {
+    let healthy = false;
+    const r = await receiver({ responder: () => ({ status: healthy ? 200 : 500 }) });
+    h.registrations.urls.set('key-dead', r.baseUrl);
+    const input = cashIn('key-dead');
+    const { id } = await h.outbox.enqueue(input);
+    await waitFor('dead', async () => (await status(id)) === 'dead');
+
+    const dead = await h.outbox.get(id);
+    expect(dead).toMatchObject({ status: 'dead', attemptCount: 4, lastError: 'HTTP 500' });
+    expect(dead?.reason).toMatch(/exhausted after 4 attempts/);
+    expect((await h.outbox.attempts(id)).map((a) => a.outcome)).toEqual(['retry', 'retry', 'retry', 'dead']);
+    expect((await h.outbox.stats()).dead).toBe(1);
+    await sleep(200);
+    expect(r.requests).toHaveLength(4); // nothing more once dead
+
+    healthy = true;
+    const from = new Date(dead!.createdAt.getTime() - 1);
+    expect(await h.outbox.resend({ ids: [id], from })).toBe(1);
+    expect(await h.outbox.resend({ ids: [id] })).toBe(0); // already pending: untouched
+    await waitFor('delivered', async () => (await status(id)) === 'delivered');
+    expect(r.requests.map((q) => q.headers['webhook-id'])).toEqual([id, id, id, id, id]);
+    const attempts = await h.outbox.attempts(id);
+    expect(attempts.at(-1)).toMatchObject({ attempt: 1, statusCode: 200, outcome: 'delivered' });
+    expect((await h.outbox.stats()).dead).toBe(0);
+
+    expect(await h.outbox.resend({ endToEndIds: [input.endToEndId] })).toBe(1); // a delivered one can be resent too
+    await waitFor('delivered again', () => r.requests.length === 6);
+    expect(r.requests[5].headers['webhook-id']).toBe(id);
+    await expect(h.outbox.resend({})).rejects.toThrow(/at least one/);
+  });
+});

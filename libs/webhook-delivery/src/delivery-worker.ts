@@ -1,0 +1,178 @@
+import type { Pool } from 'pg';
+import { claimDue, type ClaimedNotification } from './claim';
+import { resolveDeliveryConfig, type DeliveryConfig, type ResolvedDeliveryConfig } from './config';
+import { HttpSender } from './http-sender';
+import { recordAttempt, recordCancelled } from './record-result';
+import { decideAfterAttempt, parseRetryAfter } from './retry-policy';
+import { ensureOutboxSchema } from './schema';
+import { decodeSigningSecret, signWebhook } from './signature';
+import type { Clock, DeliveryLogger, WebhookRegistrations } from './types';
+
+/**
+ * Drains the outbox: claims due notifications under a lease, POSTs `{webhookUrl}/pix`, records
+ * each attempt with its status transition. Any number of workers (in any number of processes)
+ * may share one database; each notification is sent by one of them at a time.
+ */
+export class DeliveryWorker {
+  private readonly config: ResolvedDeliveryConfig;
+  private readonly sender: HttpSender;
+  private readonly secret?: Buffer;
+  private readonly inFlight = new Set<Promise<void>>();
+  private running = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+  private wakeRequested = false;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly registrations: WebhookRegistrations,
+    config: Partial<DeliveryConfig>,
+    private readonly clock: Clock,
+    private readonly logger: DeliveryLogger,
+  ) {
+    this.config = resolveDeliveryConfig(config);
+    this.secret = this.config.signingSecret ? decodeSigningSecret(this.config.signingSecret) : undefined;
+    this.sender = new HttpSender(this.config.timeoutMs, this.config.tls, this.config.allowPrivateTargets ?? false);
+  }
+
+  /** Ensures the tables exist, then starts polling; resolves once the loop is running. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    await ensureOutboxSchema(this.pool);
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** New work was stored (by this process's intake): claim now rather than at the next poll. */
+  nudge(): void {
+    this.signal();
+  }
+
+  /** Stops claiming and waits for requests in flight to finish and be recorded. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.signal();
+    await this.loop;
+    await Promise.allSettled([...this.inFlight]);
+    this.sender.close();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      this.wakeRequested = false;
+      const free = this.config.concurrency - this.inFlight.size;
+      let claimed = 0;
+      if (free > 0) {
+        try {
+          claimed = this.dispatch(await this.claim(free));
+        } catch (error) {
+          this.logger.error(`webhook delivery: claim failed: ${(error as Error).message}`);
+        }
+      }
+      // A full batch suggests more is due: go again at once; otherwise wait for a poll or a slot.
+      if (!this.running || (free > 0 && claimed === free)) continue;
+      await this.sleep(this.config.pollMs);
+    }
+  }
+
+  private claim(limit: number): Promise<ClaimedNotification[]> {
+    const now = this.clock.now();
+    const leaseUntil = new Date(now.getTime() + this.config.timeoutMs + this.config.leaseMarginMs);
+    return claimDue(this.pool, { now, limit, maxInFlightPerKey: this.config.maxInFlightPerKey, leaseUntil });
+  }
+
+  private dispatch(claims: ClaimedNotification[]): number {
+    for (const claim of claims) {
+      const work: Promise<void> = this.deliver(claim)
+        .catch((error) => this.logger.error(`webhook ${claim.id}: ${(error as Error).message}; retried when its lease ends`))
+        .finally(() => {
+          this.inFlight.delete(work);
+          this.signal();
+        });
+      this.inFlight.add(work);
+    }
+    return claims.length;
+  }
+
+  private async deliver(claim: ClaimedNotification): Promise<void> {
+    let webhookUrl: string | undefined;
+    try {
+      webhookUrl = await this.registrations.urlFor(claim.chave);
+    } catch (error) {
+      await this.record(claim, null, { statusCode: null, error: `webhook lookup failed: ${(error as Error).message}`, latencyMs: 0 }, this.clock.now());
+      return;
+    }
+    if (webhookUrl === undefined) {
+      const reason = `no webhook registered for chave ${claim.chave}`;
+      const applied = await recordCancelled(this.pool, claim, reason, this.clock.now());
+      if (applied) this.logger.log(`webhook ${claim.id}: cancelled, ${reason}`);
+      return;
+    }
+    const url = `${webhookUrl}/pix`; // the official callback: plain concatenation, as BCB specifies
+    const at = this.clock.now();
+    if (at.getTime() + this.config.timeoutMs > claim.leaseUntil.getTime()) {
+      // A slow lookup ate the margin: sending now could outlive the lease and race a takeover.
+      await this.record(claim, url, { statusCode: null, error: 'not sent: lease too short for the request deadline (slow webhook lookup)', latencyMs: 0 }, at);
+      return;
+    }
+    const result = await this.sender.send(url, claim.body, this.headers(claim, at));
+    await this.record(claim, url, result, at);
+  }
+
+  private headers(claim: ClaimedNotification, at: Date): Record<string, string> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'pix-webhook-delivery/1',
+      'webhook-id': claim.id,
+    };
+    if (this.secret) {
+      const timestamp = Math.floor(at.getTime() / 1000);
+      headers['webhook-timestamp'] = String(timestamp);
+      headers['webhook-signature'] = signWebhook(this.secret, claim.id, timestamp, claim.body);
+    }
+    return headers;
+  }
+
+  private async record(
+    claim: ClaimedNotification,
+    url: string | null,
+    result: { statusCode: number | null; error: string | null; latencyMs: number; retryAfter?: string },
+    at: Date,
+  ): Promise<void> {
+    const finishedAt = this.clock.now();
+    const decision = decideAfterAttempt({
+      attempt: claim.attempt,
+      statusCode: result.statusCode,
+      retryAfterMs: parseRetryAfter(result.retryAfter, finishedAt),
+      now: finishedAt,
+      schedule: this.config.schedule,
+      jitter: this.config.jitter,
+      maxRetryAfterMs: this.config.maxRetryAfterMs,
+    });
+    const applied = await recordAttempt(this.pool, claim, { at, url, ...result, outcome: decision.outcome, nextAttemptAt: decision.nextAttemptAt, finishedAt });
+    const what = `webhook ${claim.id} attempt ${claim.attempt} to ${url ?? '(no url)'}: ${result.error ?? `HTTP ${result.statusCode}`} in ${Math.round(result.latencyMs)} ms`;
+    if (!applied) this.logger.error(`${what}; lease lost (taken over or resent meanwhile), status left to its new holder`);
+    else if (decision.outcome === 'delivered') this.logger.log(`${what}; delivered`);
+    else if (decision.outcome === 'dead') this.logger.error(`${what}; retry schedule exhausted, kept as dead`);
+    else this.logger.log(`${what}; next attempt at ${decision.nextAttemptAt?.toISOString()}`);
+  }
+
+  /** Wakes the loop; remembered if it comes while the loop is busy claiming. */
+  private signal(): void {
+    this.wakeRequested = true;
+    this.wake?.();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.wakeRequested) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+}

@@ -1,0 +1,113 @@
+import type { Pool, PoolClient } from 'pg';
+import { notificationIdFor } from './notification-id';
+import { NOTIFICATION_COLUMNS, toAttempt, toNotification } from './outbox-rows';
+import { ensureOutboxSchema } from './schema';
+import {
+  systemClock,
+  type Clock,
+  type DeliveryAttempt,
+  type OutboxNotification,
+  type OutboxStats,
+  type PixNotificationInput,
+  type ResendSelector,
+} from './types';
+
+type Queryable = Pick<Pool | PoolClient, 'query'>;
+
+/** The durable queue of cash-in notifications. Workers (`DeliveryWorker`) drain it. */
+export class NotificationOutbox {
+  private constructor(
+    private readonly pool: Pool,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Creates the tables if needed (safe when several processes start at once). */
+  static async create(pool: Pool, clock: Clock = systemClock): Promise<NotificationOutbox> {
+    await ensureOutboxSchema(pool);
+    return new NotificationOutbox(pool, clock);
+  }
+
+  /**
+   * Queues a notification, once per endToEndId: the same cash-in consumed twice (redelivered
+   * Kafka message, replay) yields the one existing notification. Pass `client` to enqueue inside
+   * the caller's own transaction.
+   */
+  async enqueue(input: PixNotificationInput, client?: PoolClient): Promise<{ id: string; created: boolean }> {
+    for (const field of ['endToEndId', 'chave', 'txid'] as const) {
+      if (typeof input[field] !== 'string' || input[field] === '') throw new Error(`enqueue: ${field} must be a non-empty string`);
+    }
+    const id = notificationIdFor(input.endToEndId);
+    const now = this.clock.now();
+    const body = JSON.stringify({ pix: [input.pix] });
+    const db: Queryable = client ?? this.pool;
+    const result = await db.query(
+      `INSERT INTO webhook_outbox (id, end_to_end_id, chave, txid, body, status, next_attempt_at, pending_since, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6, $6, $6)
+       ON CONFLICT DO NOTHING`, // no target: concurrent inserts collide on the id (PK) and the endToEndId alike
+      [id, input.endToEndId, input.chave, input.txid, body, now],
+    );
+    return { id, created: result.rowCount === 1 };
+  }
+
+  /**
+   * Makes delivered, dead or cancelled notifications pending again, keeping their id (receivers
+   * deduplicate on `webhook-id`) and starting a fresh schedule. Criteria combine with AND; at
+   * least one is required so a typo cannot resend everything. Pending ones are left alone.
+   */
+  async resend(selector: ResendSelector): Promise<number> {
+    const where: string[] = [`status IN ('delivered', 'dead', 'cancelled')`];
+    const params: unknown[] = [this.clock.now()];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (selector.ids) add('id = ANY(?::uuid[])', selector.ids.filter(isUuid));
+    if (selector.endToEndIds) add('end_to_end_id = ANY(?::text[])', selector.endToEndIds);
+    if (selector.from) add('created_at >= ?', selector.from);
+    if (selector.to) add('created_at < ?', selector.to);
+    if (params.length === 1) throw new Error('resend: give at least one of ids, endToEndIds, from, to');
+    const result = await this.pool.query(
+      `UPDATE webhook_outbox
+          SET status = 'pending', attempt_count = 0, next_attempt_at = $1, pending_since = $1, updated_at = $1,
+              lease_until = NULL, lease_token = NULL, delivered_at = NULL, reason = NULL
+        WHERE ${where.join(' AND ')}`,
+      params,
+    );
+    return result.rowCount ?? 0;
+  }
+
+  async get(id: string): Promise<OutboxNotification | undefined> {
+    if (!isUuid(id)) return undefined;
+    const { rows } = await this.pool.query(`SELECT ${NOTIFICATION_COLUMNS} FROM webhook_outbox WHERE id = $1`, [id]);
+    return rows[0] ? toNotification(rows[0]) : undefined;
+  }
+
+  /** The attempt log, oldest first (across resends). */
+  async attempts(id: string): Promise<DeliveryAttempt[]> {
+    if (!isUuid(id)) return [];
+    const { rows } = await this.pool.query(
+      `SELECT attempt, attempted_at, url, status_code, latency_ms, error, outcome
+         FROM webhook_outbox_attempts WHERE notification_id = $1 ORDER BY seq`,
+      [id],
+    );
+    return rows.map(toAttempt);
+  }
+
+  async stats(): Promise<OutboxStats> {
+    const { rows } = await this.pool.query(
+      `SELECT (SELECT count(*) FROM webhook_outbox WHERE status = 'pending')::int AS pending,
+              (SELECT count(*) FROM webhook_outbox WHERE status = 'dead')::int AS dead,
+              (SELECT min(pending_since) FROM webhook_outbox WHERE status = 'pending') AS oldest`,
+    );
+    const oldest: Date | null = rows[0].oldest;
+    return {
+      pending: rows[0].pending,
+      dead: rows[0].dead,
+      oldestPendingAgeMs: oldest ? Math.max(0, this.clock.now().getTime() - oldest.getTime()) : null,
+    };
+  }
+}
+
+function isUuid(text: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text);
+}

@@ -1,0 +1,57 @@
+import type { Pool } from 'pg';
+import { inTransaction as inTransactionOn } from '@pix/event-store';
+
+/**
+ * One row per cash-in notification (keyed by the endToEndId-derived UUID) plus an append-only
+ * attempt log. Rows are never deleted: `dead` and `cancelled` stay for audit and resend.
+ * `body` is the exact JSON sent, so retries and signatures cover identical bytes.
+ */
+export const OUTBOX_DDL = `
+CREATE TABLE IF NOT EXISTS webhook_outbox (
+  id              uuid        PRIMARY KEY,
+  end_to_end_id   text        NOT NULL UNIQUE,
+  chave           text        NOT NULL,
+  txid            text        NOT NULL,
+  body            text        NOT NULL,
+  status          text        NOT NULL CHECK (status IN ('pending', 'delivered', 'dead', 'cancelled')),
+  attempt_count   integer     NOT NULL DEFAULT 0,
+  next_attempt_at timestamptz NOT NULL,
+  lease_until     timestamptz,
+  lease_token     uuid,
+  pending_since   timestamptz NOT NULL,
+  created_at      timestamptz NOT NULL,
+  updated_at      timestamptz NOT NULL,
+  delivered_at    timestamptz,
+  last_error      text,
+  reason          text
+);
+CREATE INDEX IF NOT EXISTS webhook_outbox_due_idx ON webhook_outbox (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS webhook_outbox_key_due_idx ON webhook_outbox (chave, next_attempt_at) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS webhook_outbox_pending_since_idx ON webhook_outbox (pending_since) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS webhook_outbox_dead_idx ON webhook_outbox (created_at) WHERE status = 'dead';
+CREATE INDEX IF NOT EXISTS webhook_outbox_created_idx ON webhook_outbox (created_at);
+CREATE TABLE IF NOT EXISTS webhook_outbox_attempts (
+  seq             bigint      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  notification_id uuid        NOT NULL REFERENCES webhook_outbox (id),
+  attempt         integer     NOT NULL,
+  attempted_at    timestamptz NOT NULL,
+  url             text,
+  status_code     integer,
+  latency_ms      integer     NOT NULL,
+  error           text,
+  outcome         text        NOT NULL
+);
+CREATE INDEX IF NOT EXISTS webhook_outbox_attempts_notification_idx ON webhook_outbox_attempts (notification_id, seq);
+`;
+
+/** Serialises schema creation when several processes start at once (CREATE IF NOT EXISTS races). */
+const SCHEMA_LOCK_ID = 727_101;
+/** Serialises claims so the per-key in-flight cap holds across workers; claims are one short statement. */
+export const CLAIM_LOCK_ID = 727_102;
+
+export async function ensureOutboxSchema(pool: Pool): Promise<void> {
+  await inTransactionOn(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_ID]);
+    await client.query(OUTBOX_DDL);
+  });
+}

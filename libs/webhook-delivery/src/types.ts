@@ -1,0 +1,82 @@
+/** What the cash-in consumer hands over: one settled Pix, as the official `Pix` object. */
+export interface PixNotificationInput {
+  endToEndId: string;
+  chave: string;
+  txid: string;
+  /** The official Pix object exactly as it is to be sent inside `{"pix":[...]}`. */
+  pix: Record<string, unknown>;
+}
+
+/**
+ * Authoritative webhook lookup injected by the app (read at every attempt, never cached here, so
+ * a deleted or changed registration takes effect on the next attempt). `undefined` = no webhook.
+ */
+export interface WebhookRegistrations {
+  urlFor(chave: string): Promise<string | undefined>;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+export interface DeliveryLogger {
+  log(message: string): void;
+  error(message: string): void;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** `pending` includes notifications currently in flight (they carry a lease). */
+export type NotificationStatus = 'pending' | 'delivered' | 'dead' | 'cancelled';
+
+export interface OutboxNotification {
+  /** UUID v5 of the endToEndId; sent as `webhook-id` on every attempt and resend. */
+  id: string;
+  endToEndId: string;
+  chave: string;
+  txid: string;
+  pix: Record<string, unknown>;
+  status: NotificationStatus;
+  /** Attempts started since the notification was (re)queued; the schedule index. */
+  attemptCount: number;
+  nextAttemptAt: Date;
+  /** Set while a worker holds the notification (request possibly in flight). */
+  leaseUntil: Date | null;
+  /** When it last became pending (enqueue or resend): the base of `oldestPendingAgeMs`. */
+  pendingSince: Date;
+  createdAt: Date;
+  updatedAt: Date;
+  deliveredAt: Date | null;
+  lastError: string | null;
+  /** Why it is cancelled (or dead). */
+  reason: string | null;
+}
+
+export type AttemptOutcome = 'delivered' | 'retry' | 'dead';
+
+export interface DeliveryAttempt {
+  /** 1-based attempt number within the current cycle (a resend starts a new cycle at 1). */
+  attempt: number;
+  at: Date;
+  url: string | null;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  outcome: AttemptOutcome;
+}
+
+export interface ResendSelector {
+  ids?: string[];
+  endToEndIds?: string[];
+  /** Inclusive lower bound on the notification's creation (enqueue) time. */
+  from?: Date;
+  /** Exclusive upper bound on the notification's creation (enqueue) time. */
+  to?: Date;
+}
+
+export interface OutboxStats {
+  pending: number;
+  dead: number;
+  /** Age of the oldest undelivered notification; alert on it, a stalled sender shows here. */
+  oldestPendingAgeMs: number | null;
+}

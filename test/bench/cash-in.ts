@@ -1,0 +1,154 @@
+/**
+ * Item 5, cash-in to webhook, and the notifier's RSS. Run after every other timed point: Kafka
+ * (KAFKA_BROKERS, else the throw-away broker of tools/kafka), the API in production mode with
+ * KAFKA_BROKERS (it settles every cash-in), the notifier trusting a self-signed https receiver
+ * in this process. Cash-ins go to pix.cash-in.v1 for seeded charges with the webhook registered.
+ */
+import type { Pool } from 'pg';
+import { cashIn, connectPsp, PIX_KEY, rawPostCeiling, roundTripCeiling, skipOldCashIns, webhookBody } from './kafka-load';
+import { closedLoop, percentile, type Durations } from './load';
+import { startApi, startKafka, startNotifier, type Child, type Stoppable } from './processes';
+import { fmtMs, fmtPoint, fmtRate, type Row } from './report';
+import { waitForConnectionSlots } from './storage';
+import { epochMs, selfSignedCertificate, WebhookReceiver } from './webhook-receiver';
+
+export const CASH_IN_IN_FLIGHT = Number(process.env.BENCH_CASHIN_IN_FLIGHT ?? 16);
+const DELIVERY_TIMEOUT_MS = 30_000;
+
+/** Everything item 5 started, stopped in reverse order (also from the bench's cleanup on failure). */
+class Scope implements Stoppable {
+  private readonly items: Stoppable[] = [];
+  add<T extends Stoppable>(item: T): T {
+    this.items.push(item);
+    return item;
+  }
+  async stop(): Promise<void> {
+    for (const s of this.items.splice(0).reverse()) await s.stop().catch(() => undefined);
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const rss = (child: Child) => {
+  const v = child.peakRssMiB();
+  return v === undefined ? 'n/a' : `${v.toFixed(0)} MiB`;
+};
+const pct = (values: number[]) => {
+  const s = Float64Array.from(values).sort();
+  return `${fmtMs(percentile(s, 50))} / ${fmtMs(percentile(s, 99))}`;
+};
+
+export interface CashInOptions {
+  url: string;
+  db: Pool;
+  /** Existing ATIVA charges to pay (the seeded ones), used from the end. */
+  txids: string[];
+  children: Stoppable[];
+  log: (m: string) => void;
+  ceiling: Durations;
+  run: Durations;
+}
+
+export async function cashInRows(o: CashInOptions): Promise<Row[]> {
+  const scope = new Scope();
+  o.children.push(scope);
+  let notifier: Child | undefined;
+  let idle = 'n/a';
+  try {
+    o.log('item 5: starting Kafka, the https receiver, the API with KAFKA_BROKERS and the notifier');
+    const kafka = scope.add(await startKafka());
+    const group = `bench-notifier-${Date.now().toString(36)}`;
+    const psp = scope.add(await connectPsp(kafka.brokers));
+    await skipOldCashIns(psp.kafka, ['pix-api-settlement', group]);
+    const tls = selfSignedCertificate();
+    scope.add({ stop: async () => tls.remove() });
+    const receiver = scope.add(await WebhookReceiver.start(tls));
+    await waitForConnectionSlots(o.db, 52);
+    const api = scope.add(await startApi(o.url, [], { KAFKA_BROKERS: kafka.brokers }));
+    notifier = scope.add(await startNotifier(o.url, kafka.brokers, { WEBHOOK_CA: tls.caPath, NOTIFIER_GROUP_ID: group }));
+    await sleep(5000);
+    idle = rss(notifier);
+
+    // Before the timed windows: the webhook, and one cash-in end to end (connections warmed, wiring checked).
+    const put = await fetch(`${api.url}/v2/webhook/${PIX_KEY}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ webhookUrl: `${receiver.url}/hook` }) });
+    if (put.status !== 200) throw new Error(`PUT /v2/webhook answered ${put.status}: ${await put.text()}`);
+    let next = o.txids.length;
+    const txid = () => o.txids[(next = next > 0 ? next - 1 : o.txids.length - 1)];
+    const records = new Map<string, { published: number; received: number }>();
+    const deliver = async () => {
+      const m = cashIn(txid());
+      const arrival = receiver.expect(m.endToEndId, DELIVERY_TIMEOUT_MS);
+      arrival.catch(() => undefined); // awaited below; never an unhandled rejection if the send fails first
+      const published = epochMs();
+      await psp.publish(m);
+      records.set(m.endToEndId, { published, received: await arrival });
+    };
+    await deliver();
+
+    const n = CASH_IN_IN_FLIGHT;
+    o.log(`item 5: raw ceilings, ${n} in flight: Kafka produce → consume round trip, then https POSTs`);
+    const rt = await roundTripCeiling(psp, n, o.ceiling, o.txids[0]);
+    const post = await rawPostCeiling(`${receiver.url}/raw/pix`, tls.caPath, webhookBody(cashIn(o.txids[0], 'R')), n, o.ceiling);
+    o.log(`item 5: cash-ins → webhook, ${n} in flight: ${o.run.warmupMs / 1000} s warm-up, ${o.run.measureMs / 1000} s measured`);
+    await closedLoop(n, { warmupMs: 0, measureMs: o.run.warmupMs }, deliver);
+    records.clear();
+    const e2e = await closedLoop(n, { warmupMs: 0, measureMs: o.run.measureMs }, deliver);
+    const stages = await whereTheTimeGoes(o.db, records);
+    const duplicates = receiver.duplicates ? `, **${receiver.duplicates} duplicate POSTs**` : '';
+    const raw = rt.p99 + post.p99;
+    return [
+      { item: '4', what: 'Peak RSS (VmHWM), notifier process, idle (before item 5), on the same database', result: idle, ceiling: '—' },
+      {
+        item: '5',
+        what: `Cash-in → webhook, ${n} cash-ins in flight (publish to \`pix.cash-in.v1\` → API settles, notifier POSTs over https), deliveries/s and end-to-end latency`,
+        result: `${fmtPoint(e2e, 'deliveries/s')}${duplicates}`,
+        ceiling: `raw \`node:https\` POST, ${n} concurrent: ${fmtPoint(post, 'POSTs/s')}`,
+        ratio: e2e.rate / post.rate,
+        budget: { kind: 'min-ratio', min: 0.5 },
+      },
+      {
+        item: '5',
+        what: `Cash-in → webhook, ${n} in flight (same run): p99 end to end ÷ (raw round trip p99 + raw POST p99)`,
+        result: `p50 ${fmtMs(e2e.p50)} / p99 ${fmtMs(e2e.p99)} ms`,
+        ceiling: `kafkajs produce → consume round trip, same producer, scratch topic, ${n} in flight: ${fmtPoint(rt, 'msgs/s')}; + raw POST p99 ${fmtMs(post.p99)} = ${fmtMs(raw)} ms`,
+        ratio: e2e.p99 / raw,
+        budget: { kind: 'max-ratio', max: 3 },
+      },
+      { item: '5', what: 'Cash-in → webhook, where the time goes (same run), p50 / p99 per stage', result: stages, ceiling: '—' },
+      { item: '4', what: 'Peak RSS (VmHWM), notifier process, after item 5', result: rss(notifier), ceiling: '—' },
+    ];
+  } catch (error) {
+    const why = (error as Error).message.split('\n')[0];
+    o.log(`item 5 not measured: ${why}`);
+    return [
+      { item: '4', what: 'Peak RSS (VmHWM), notifier process, idle (before item 5), on the same database', result: notifier ? idle : `n/a (${why})`, ceiling: '—' },
+      { item: '5', what: 'Cash-in → webhook, deliveries/s and end-to-end latency', result: `n/a (${why})`, ceiling: '—', budget: { kind: 'min-ratio', min: 0.5 } },
+      { item: '5', what: 'Cash-in → webhook, p99 end to end ÷ (raw round trip p99 + raw POST p99)', result: 'n/a', ceiling: '—', budget: { kind: 'max-ratio', max: 3 } },
+    ];
+  } finally {
+    await scope.stop();
+  }
+}
+
+/**
+ * Splits each measured delivery at the notifier's own timestamps (same machine clock, whole
+ * milliseconds): publish → outbox row written (`created_at`: Kafka, consumer, validation, the
+ * webhook lookup), → first attempt started (`attempted_at`: outbox wait, claim, lookup again),
+ * → POST received by the receiver (HTTPS request).
+ */
+async function whereTheTimeGoes(db: Pool, records: Map<string, { published: number; received: number }>): Promise<string> {
+  const { rows } = await db.query<{ e2e: string; created: number; attempted: number }>(
+    `SELECT o.end_to_end_id AS e2e, extract(epoch FROM o.created_at) * 1000 AS created, extract(epoch FROM min(a.attempted_at)) * 1000 AS attempted
+       FROM webhook_outbox o JOIN webhook_outbox_attempts a ON a.notification_id = o.id
+      WHERE o.end_to_end_id = ANY($1::text[]) GROUP BY o.end_to_end_id, o.created_at`,
+    [[...records.keys()]],
+  );
+  const [intake, wait, send] = [[], [], []] as number[][];
+  for (const r of rows) {
+    const t = records.get(r.e2e)!;
+    intake.push(Number(r.created) - t.published);
+    wait.push(Number(r.attempted) - Number(r.created));
+    send.push(t.received - Number(r.attempted));
+  }
+  const slept = wait.filter((ms) => ms >= 500).length; // the worker's idle poll is 1 s; nothing else here takes that long
+  return `publish → outbox row ${pct(intake)} ms; → attempt started ${pct(wait)} ms (${slept.toLocaleString('en-US')} waited ≥ 500 ms); → POST received ${pct(send)} ms (${fmtRate(rows.length, 'deliveries')})`;
+}

@@ -1,0 +1,50 @@
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../apps/api/src/config/config';
+import { runtimeFile, startDatabase } from '../../apps/api/src/infrastructure/database';
+import { createApiApp } from '../../apps/api/src/server';
+import { newTxid, validCobV } from '../support/api-harness';
+
+jest.setTimeout(60_000);
+
+/** Local mode as `npm start` runs it: embedded PostgreSQL in DATA_DIR, data kept across restarts. */
+describe('local mode', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'pix-local-'));
+  chmodSync(dataDir, 0o755); // as root, the embedded server runs as `postgres`
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  async function boot() {
+    const config = loadConfig({ MODE: 'local', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'error' });
+    const database = await startDatabase(config, () => undefined);
+    const app = await createApiApp({ config, databaseUrl: database.url });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}/v2`;
+    return { base, stop: async () => (await app.close(), await database.stop()) };
+  }
+
+  it('keeps every charge across a restart and tells operator commands where its database is', async () => {
+    const first = await boot();
+    const txids = [newTxid('a'), newTxid('b'), newTxid('c')];
+    const created: unknown[] = [];
+    for (const txid of txids) {
+      const r = await fetch(`${first.base}/cobv/${txid}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(validCobV()) });
+      expect(r.status).toBe(201);
+      created.push(await r.json());
+    }
+    expect(existsSync(runtimeFile(dataDir))).toBe(true);
+    expect(JSON.parse(readFileSync(runtimeFile(dataDir), 'utf8')).databaseUrl).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres$/);
+    await first.stop();
+
+    const second = await boot();
+    try {
+      for (const [i, txid] of txids.entries()) {
+        const r = await fetch(`${second.base}/cobv/${txid}`);
+        expect(r.status).toBe(200);
+        expect(await r.json()).toEqual(created[i]);
+      }
+    } finally {
+      await second.stop();
+    }
+  });
+});

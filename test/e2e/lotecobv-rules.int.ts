@@ -1,0 +1,124 @@
+import { newTxid, startApi, validCobV, type RunningApi } from '../support/api-harness';
+
+jest.setTimeout(60_000);
+
+const PROBLEM = 'https://pix.bcb.gov.br/api/v2/error/';
+let nextId = Date.now() % 1_000_000_000;
+const loteId = () => String(nextId++);
+const requests = (txids: string[], over: Record<string, unknown> = {}) => txids.map((txid) => ({ txid, ...validCobV(over) }));
+
+async function settled(api: RunningApi, id: string, timeoutMs = 30_000) {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
+    const r = await api.request('GET', `/lotecobv/${id}`);
+    if (r.status === 200 && r.body.cobsv.every((c: any) => c.status !== 'EM_PROCESSAMENTO')) return r.body;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  throw new Error(`batch ${id} still processing after ${timeoutMs} ms`);
+}
+
+describe('lotecobv: the batch rules', () => {
+  let api: RunningApi;
+  beforeAll(async () => {
+    api = await startApi({ env: { LOTECOBV_MAX_REQUESTS: '50' } });
+  });
+  afterAll(async () => api?.stop());
+
+  it('creates a batch (202), processes it into charges listed by loteCobVId, with mixed valid and invalid requests', async () => {
+    const id = loteId();
+    const good = [newTxid('g'), newTxid('g'), newTxid('g')];
+    const bad = newTxid('b');
+    const put = await api.request('PUT', `/lotecobv/${id}`, { descricao: 'Mensalidades', cobsv: [...requests(good), { txid: bad, ...validCobV({ valor: { original: '0.00' } }) }] });
+    expect(put.status).toBe(202);
+    const lote = await settled(api, id);
+    expect(lote).toMatchObject({ id: Number(id), descricao: 'Mensalidades' });
+    expect(lote.cobsv.map((c: any) => [c.txid, c.status])).toEqual([...good.map((t) => [t, 'CRIADA']), [bad, 'NEGADA']]);
+    expect(lote.cobsv[3].problema).toMatchObject({ type: `${PROBLEM}CobVOperacaoInvalida`, status: 400, violacoes: [{ propriedade: 'cobv.valor.original' }] });
+    for (const c of lote.cobsv.slice(0, 3)) expect(c.criacao).toEqual(expect.any(String));
+    const listed = await api.request('GET', `/cobv?inicio=2000-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z&loteCobVId=${id}`);
+    expect(listed.body.cobs.map((c: any) => c.txid).sort()).toEqual([...good].sort());
+    // A denied request is a charge that does not exist.
+    expect((await api.request('GET', `/cobv/${bad}`)).body.type).toBe(`${PROBLEM}CobVNaoEncontrada`);
+    const put2 = await api.request('PUT', `/cobv/${bad}`, validCobV());
+    expect(put2.status).toBe(400);
+    expect(put2.body.violacoes[0]).toMatchObject({ propriedade: 'txid' });
+    expect((await api.request('PATCH', `/cobv/${bad}`, { solicitacaoPagador: 'x' })).status).toBe(400);
+    expect((await api.request('GET', `/cobv/${bad}`)).status).toBe(404);
+  });
+
+  it('rejects altering three requests into four or into two, naming the txids, and changes nothing', async () => {
+    const id = loteId();
+    const txids = [newTxid('a'), newTxid('a'), newTxid('a')];
+    await api.request('PUT', `/lotecobv/${id}`, { descricao: 'Três', cobsv: requests(txids) });
+    const before = await settled(api, id);
+    const extra = newTxid('x');
+    const four = await api.request('PUT', `/lotecobv/${id}`, { descricao: 'Quatro', cobsv: requests([...txids, extra]) });
+    expect(four.status).toBe(400);
+    expect(four.body.type).toBe(`${PROBLEM}LoteCobVOperacaoInvalida`);
+    expect(four.body.violacoes.map((v: any) => v.valor)).toEqual([extra]);
+    const two = await api.request('PUT', `/lotecobv/${id}`, { descricao: 'Dois', cobsv: requests(txids.slice(0, 2)) });
+    expect(two.status).toBe(400);
+    expect(two.body.violacoes.map((v: any) => v.valor)).toEqual([txids[2]]);
+    expect((await api.request('GET', `/lotecobv/${id}`)).body).toEqual(before);
+    expect((await api.request('GET', `/cobv/${extra}`)).status).toBe(404);
+  });
+
+  it('accepts the same three, altered: each charge gets a new revision', async () => {
+    const id = loteId();
+    const txids = [newTxid('s'), newTxid('s'), newTxid('s')];
+    await api.request('PUT', `/lotecobv/${id}`, { descricao: 'Três', cobsv: requests(txids) });
+    await settled(api, id);
+    const alter = await api.request('PUT', `/lotecobv/${id}`, { descricao: 'Três, alteradas', cobsv: requests([...txids].reverse(), { valor: { original: '200.00' } }) });
+    expect(alter.status).toBe(202);
+    const lote = await settled(api, id);
+    expect(lote.descricao).toBe('Três, alteradas');
+    expect(lote.cobsv.every((c: any) => c.status === 'CRIADA')).toBe(true);
+    for (const txid of txids) expect((await api.request('GET', `/cobv/${txid}`)).body).toMatchObject({ revisao: 1, valor: { original: '200.00' } });
+  });
+
+  it('never lets a charge of PUT /cobv, or of another batch, join a batch', async () => {
+    const single = newTxid('c');
+    await api.request('PUT', `/cobv/${single}`, validCobV());
+    const fresh = newTxid('f');
+    const rejected = await api.request('PUT', `/lotecobv/${loteId()}`, { descricao: 'x', cobsv: requests([fresh, single]) });
+    expect(rejected.status).toBe(400);
+    expect(rejected.body.violacoes[0].valor).toBe(single);
+    expect((await api.request('GET', `/cobv/${fresh}`)).status).toBe(404);
+
+    const a = loteId();
+    const inA = newTxid('a');
+    await api.request('PUT', `/lotecobv/${a}`, { descricao: 'A', cobsv: requests([inA]) });
+    await settled(api, a);
+    const b = await api.request('PUT', `/lotecobv/${loteId()}`, { descricao: 'B', cobsv: requests([inA]) });
+    expect(b.status).toBe(400);
+    expect(b.body.type).toBe(`${PROBLEM}LoteCobVOperacaoInvalida`);
+  });
+
+  it('PATCH revises a subset; a txid outside the original set is refused', async () => {
+    const id = loteId();
+    const txids = [newTxid('p'), newTxid('p')];
+    await api.request('PUT', `/lotecobv/${id}`, { descricao: 'P', cobsv: requests(txids) });
+    await settled(api, id);
+    expect((await api.request('PATCH', `/lotecobv/${id}`, { cobsv: [{ txid: txids[1], solicitacaoPagador: 'Revisada' }] })).status).toBe(202);
+    await settled(api, id);
+    expect((await api.request('GET', `/cobv/${txids[1]}`)).body).toMatchObject({ revisao: 1, solicitacaoPagador: 'Revisada' });
+    expect((await api.request('GET', `/cobv/${txids[0]}`)).body.revisao).toBe(0);
+    const outside = await api.request('PATCH', `/lotecobv/${id}`, { cobsv: [{ txid: newTxid('o'), solicitacaoPagador: 'x' }] });
+    expect(outside.status).toBe(400);
+    expect((await api.request('PATCH', `/lotecobv/${loteId()}`, { cobsv: [] })).body.type).toBe(`${PROBLEM}LoteCobVNaoEncontrado`);
+  });
+
+  it('answers problems for a non-numeric id, too many requests, duplicated txids, and lists batches', async () => {
+    const bad = await api.request('PUT', '/lotecobv/abc', { descricao: 'x', cobsv: requests([newTxid()]) });
+    expect(bad.status).toBe(400);
+    expect(bad.body.violacoes[0].propriedade).toBe('id');
+    const tooMany = await api.request('PUT', `/lotecobv/${loteId()}`, { descricao: 'x', cobsv: requests(Array.from({ length: 51 }, () => newTxid())) });
+    expect(tooMany.status).toBe(400);
+    const t = newTxid();
+    expect((await api.request('PUT', `/lotecobv/${loteId()}`, { descricao: 'x', cobsv: requests([t, t]) })).status).toBe(400);
+    expect((await api.request('GET', '/lotecobv/999999999999')).status).toBe(404);
+    const list = await api.request('GET', '/lotecobv?inicio=2000-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z&paginacao.itensPorPagina=2');
+    expect(list.status).toBe(200);
+    expect(list.body.lotes.length).toBe(2);
+    expect(list.body.parametros.paginacao.quantidadeTotalDeItens).toBeGreaterThanOrEqual(4);
+  });
+});
