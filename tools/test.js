@@ -123,7 +123,12 @@ async function main() {
   const notRun = counts.testResults.flatMap((f) => f.assertionResults).filter((t) => t.status === 'pending' && /NOT RUN/.test(t.title));
   for (const t of notRun) console.log(`\n!!! ${t.title}.\n!!! That adapter was NOT verified by this run.`);
   const skipped = counts.numPendingTests + counts.numTodoTests;
-  console.log(`\ntests: ${counts.numPassedTests} passed, ${counts.numFailedTests} failed, ${skipped} skipped`);
+  // A suite that crashes before its tests run has no failed test of its own: count it as one failure.
+  const failed = counts.numFailedTests + counts.numRuntimeErrorTestSuites;
+  for (const f of counts.testResults.filter((r) => r.status === 'failed' && r.assertionResults.length === 0)) {
+    console.log(`\n!!! suite failed to run: ${path.relative(root, f.name)}`);
+  }
+  console.log(`\ntests: ${counts.numPassedTests} passed, ${failed} failed, ${skipped} skipped`);
   process.exit(ok && counts.success ? 0 : 1);
 }
 

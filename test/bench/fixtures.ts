@@ -13,6 +13,7 @@ export const RECEIVER_ENV = {
 };
 
 const RECEBEDOR: Recebedor = {
+  id: 'local',
   nome: RECEIVER_ENV.RECEIVER_NAME,
   cnpj: RECEIVER_ENV.RECEIVER_CNPJ,
   logradouro: RECEIVER_ENV.RECEIVER_STREET,

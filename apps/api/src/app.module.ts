@@ -1,5 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
+import { AuthGuard } from './auth/auth.guard';
 import { CobVModule } from './cobv/cobv.module';
 import { HealthController } from './health/health.controller';
 import { LoteCobVModule } from './lotecobv/lotecobv.module';
@@ -14,6 +16,7 @@ export class AppModule {
       module: AppModule,
       imports: [CqrsModule.forRoot(), InfrastructureModule.forRoot(options), CobVModule, LoteCobVModule, WebhookModule, CashInModule.forRoot(options.config.mode === 'local')],
       controllers: [HealthController],
+      providers: [{ provide: APP_GUARD, useClass: AuthGuard }],
     };
   }
 }

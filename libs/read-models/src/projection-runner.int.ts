@@ -1,6 +1,6 @@
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { PostgresEventStore } from '@pix/event-store';
-import { createTestDatabase, type TestDatabase } from '@pix/testing';
+import { createTestDatabase, testPool, type TestDatabase } from '@pix/testing';
 import { cobvProjection } from './cobv/cobv-projection';
 import { ProjectionRunner, readCheckpoint } from './projection-runner';
 
@@ -10,7 +10,7 @@ describe('projection runner: pages it does not handle', () => {
   let store: PostgresEventStore;
   beforeAll(async () => {
     db = await createTestDatabase('runner_skip');
-    pool = new Pool({ connectionString: db.url });
+    pool = testPool(db.url);
     store = await PostgresEventStore.create({ poolConfig: { connectionString: db.url } });
   });
   afterAll(async () => {

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { cobvDecider, cobvStreamId, type CobVCommand, type CobVState, type Recebedor } from '@pix/domain';
 import { PostgresEventStore } from '@pix/event-store';
-import { createTestDatabase, type TestDatabase } from '@pix/testing';
+import { createTestDatabase, testPool, type TestDatabase } from '@pix/testing';
 import { cobvProjection } from './cobv/cobv-projection';
 import { ProjectionRunner } from './projection-runner';
 import { replayProjection, type ReplayProgress } from './replay';
 
-const recebedor: Recebedor = { nome: 'Loja', cnpj: '11222333000181', logradouro: 'Rua A', cidade: 'Recife', uf: 'PE', cep: '50000000', chaves: ['+5581999990000'] };
+const recebedor: Recebedor = { id: 'local', nome: 'Loja', cnpj: '11222333000181', logradouro: 'Rua A', cidade: 'Recife', uf: 'PE', cep: '50000000', chaves: ['+5581999990000'] };
 const command = (txid: string, original: string): CobVCommand => ({
   type: 'CriarOuAlterarCobV',
   txid,
@@ -37,7 +37,7 @@ describe('projection runner and replay', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('replay');
-    pool = new Pool({ connectionString: db.url });
+    pool = testPool(db.url);
     store = await PostgresEventStore.create({ poolConfig: { connectionString: db.url } });
     runner = new ProjectionRunner(store, pool, cobvProjection as any);
     await runner.start();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
 
 /** The PostgreSQL server tests use; provisioned by tools/test.js (127.0.0.1:5432 here). */
 export function testServerUrl(): string {
@@ -37,4 +37,14 @@ export async function createTestDatabase(prefix = 'pix_test'): Promise<TestDatab
       }
     },
   };
+}
+
+/**
+ * A pool for a test database. Dropping the database WITH (FORCE) can terminate a connection
+ * that pool.end() is still closing; without a listener that becomes an unhandled 'error'.
+ */
+export function testPool(url: string, max = 10): Pool {
+  const pool = new Pool({ connectionString: url, max });
+  pool.on('error', () => undefined);
+  return pool;
 }

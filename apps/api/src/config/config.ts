@@ -1,4 +1,4 @@
-import { isValidCnpj, isValidCpf, pixKeyType, type Recebedor } from '@pix/domain';
+import { isValidCnpj, isValidCpf, LOCAL_RECEBEDOR_ID, pixKeyType, type Recebedor } from '@pix/domain';
 import { loadDeliverySettings } from '@pix/messaging';
 import type { DeliveryConfig } from '@pix/webhook-delivery';
 
@@ -122,6 +122,7 @@ function loadRecebedor(env: Record<string, string | undefined>, local: boolean, 
   const chaves = keys.value.split(',').map((k) => k.trim()).filter(Boolean);
   for (const k of chaves) if (pixKeyType(k) === null) problems.push(`${keys.name}: "${k}" is not a valid Pix key (CPF, CNPJ, e-mail, +55 phone or EVP)`);
   return {
+    id: LOCAL_RECEBEDOR_ID,
     nome: get('NAME').value,
     ...(isCpf ? { cpf: digits } : { cnpj: digits }),
     logradouro: get('STREET').value,

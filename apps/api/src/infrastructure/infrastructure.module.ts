@@ -5,7 +5,8 @@ import type { AppConfig } from '../config/config';
 import { systemClock, type Clock } from '../shared/ports';
 import { SequenceLocationIds } from './location-ids';
 import { Projections } from './projections';
-import { CLOCK, PROJECTIONS, CONFIG, EVENT_STORE, LOCATION_IDS, READ_DB } from './tokens';
+import { ConfigReceiverDirectory } from './config-receiver-directory';
+import { CLOCK, PROJECTIONS, CONFIG, EVENT_STORE, LOCATION_IDS, READ_DB, RECEIVER_DIRECTORY } from './tokens';
 
 export interface InfrastructureOptions {
   config: AppConfig;
@@ -51,8 +52,9 @@ export class InfrastructureModule implements OnApplicationBootstrap, OnApplicati
         },
         { provide: LOCATION_IDS, inject: [READ_DB], useFactory: (pool: Pool) => SequenceLocationIds.create(pool, config.locationHost) },
         { provide: PROJECTIONS, inject: [EVENT_STORE, READ_DB], useFactory: (store: EventStore, pool: Pool) => new Projections(store, pool) },
+        { provide: RECEIVER_DIRECTORY, useFactory: () => new ConfigReceiverDirectory(config.recebedor) },
       ],
-      exports: [CONFIG, CLOCK, READ_DB, EVENT_STORE, LOCATION_IDS, PROJECTIONS],
+      exports: [CONFIG, CLOCK, READ_DB, EVENT_STORE, LOCATION_IDS, PROJECTIONS, RECEIVER_DIRECTORY],
     };
   }
 

@@ -6,3 +6,4 @@ export const CLOCK = Symbol('Clock');
 export const LOCATION_IDS = Symbol('LocationIds');
 export const PROJECTIONS = Symbol('Projections');
 export const CASH_IN_PUBLISHER = Symbol('CashInPublisher');
+export const RECEIVER_DIRECTORY = Symbol('ReceiverDirectory');

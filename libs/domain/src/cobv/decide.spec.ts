@@ -5,6 +5,7 @@ const spec = deciderSpec(cobvDecider);
 const txid = 'abcdefghijklmnopqrstuvwxyz012';
 const now = new Date('2026-11-22T15:00:00.000Z');
 const recebedor: Recebedor = {
+  id: 'local',
   nome: 'Empresa de Logística SA',
   cnpj: '56989000019533',
   logradouro: 'Rua 15 Numero 1200, Bairro São Luiz',

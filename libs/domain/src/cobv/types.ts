@@ -56,6 +56,8 @@ export interface CobVContent {
 
 /** The receiving customer (usuário recebedor), snapshotted on the charge at creation. */
 export interface Recebedor {
+  /** The tenant: every charge, batch, webhook and Pix belongs to exactly one receiver. */
+  id: string;
   nome: string;
   cnpj?: string;
   cpf?: string;

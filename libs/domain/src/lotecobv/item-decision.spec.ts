@@ -1,6 +1,6 @@
 import { cobvDecider, decideSolicitacaoLote, type CobVState, type Recebedor, type SolicitacaoEmProcessamento } from '..';
 
-const recebedor: Recebedor = { nome: 'Loja', cnpj: '11222333000181', logradouro: 'Rua A', cidade: 'Recife', uf: 'PE', cep: '50000000', chaves: ['+5581999990000'] };
+const recebedor: Recebedor = { id: 'local', nome: 'Loja', cnpj: '11222333000181', logradouro: 'Rua A', cidade: 'Recife', uf: 'PE', cep: '50000000', chaves: ['+5581999990000'] };
 const now = new Date('2026-11-22T12:00:00.000Z');
 const input = (original = '10.00') => ({ calendario: { dataDeVencimento: '2026-12-01' }, devedor: { cpf: '12345678909', nome: 'Ana' }, valor: { original }, chave: '+5581999990000' });
 const request = (over: Partial<SolicitacaoEmProcessamento> = {}): SolicitacaoEmProcessamento => ({

@@ -5,3 +5,4 @@ export * from './pix-key';
 export * from './brcode';
 export * from './dates';
 export * from './amount-due';
+export * from './tenant';

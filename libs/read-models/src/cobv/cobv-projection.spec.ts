@@ -2,7 +2,7 @@ import { cobvDecider, type CobVCommand, type Recebedor } from '@pix/domain';
 import { projectionSpec, recorded } from '../testing/projection-spec';
 import { cobvProjection } from './cobv-projection';
 
-const recebedor: Recebedor = { nome: 'Loja', cnpj: '11222333000181', logradouro: 'Rua A', cidade: 'Recife', uf: 'PE', cep: '50000000', chaves: ['+5581999990000'] };
+const recebedor: Recebedor = { id: 'local', nome: 'Loja', cnpj: '11222333000181', logradouro: 'Rua A', cidade: 'Recife', uf: 'PE', cep: '50000000', chaves: ['+5581999990000'] };
 const txid = 'projectiontest0000000000000001';
 const now = new Date('2026-11-22T12:00:00.000Z');
 const put = (original: string): CobVCommand => ({

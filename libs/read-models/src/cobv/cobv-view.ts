@@ -5,7 +5,8 @@ import type { CobVRow } from './cobv-projection';
 /** The official `CobVCompleta` wire form of a charge row (amounts back to "123.45" strings). */
 export function toCobVCompleta(row: CobVRow): CobVCompleta {
   const c = row.cobranca;
-  const { chaves: _k, ...recebedor } = row.recebedor as CobVRow['recebedor'] & { chaves?: string[] };
+  // The tenant id and key list are ours, not the contract's.
+  const { chaves: _k, id: _id, ...recebedor } = row.recebedor as CobVRow['recebedor'] & { chaves?: string[]; id?: string };
   const view = {
     calendario: { criacao: row.criacao, dataDeVencimento: c.calendario.dataDeVencimento, validadeAposVencimento: c.calendario.validadeAposVencimento },
     txid: row.txid,

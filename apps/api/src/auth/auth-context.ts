@@ -1,0 +1,34 @@
+import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import type { Recebedor } from '@pix/domain';
+
+/** The scopes of the official contract's `security` blocks for the endpoints we serve. */
+export const PIX_SCOPES = ['cobv.write', 'cobv.read', 'lotecobv.write', 'lotecobv.read', 'webhook.write', 'webhook.read', 'pix.read', 'pix.write'] as const;
+export type PixScope = (typeof PIX_SCOPES)[number];
+
+/** Who is calling, as the auth guard established it from a verified token. */
+export interface AuthContext {
+  clientId: string;
+  recebedor: Recebedor;
+  scopes: ReadonlySet<string>;
+}
+
+export const SCOPES_KEY = 'pix:scopes';
+export const PUBLIC_KEY = 'pix:public';
+
+/** The scope (from the contract's `security` block) a route requires. */
+export const Scopes = (...scopes: PixScope[]) => SetMetadata(SCOPES_KEY, scopes);
+
+/** A route open without a token (health, token endpoint, local-only sandbox and operator routes). */
+export const Public = () => SetMetadata(PUBLIC_KEY, true);
+
+export function authContextOf(request: unknown): AuthContext | undefined {
+  return (request as { auth?: AuthContext }).auth;
+}
+
+/** The calling client's receiver (tenant); only on routes the guard admitted with a token. */
+export const CurrentRecebedor = createParamDecorator((_: unknown, ctx: ExecutionContext): Recebedor => {
+  const auth = authContextOf(ctx.switchToHttp().getRequest());
+  // Fail closed: a route that forgot @Scopes never runs without a tenant.
+  if (!auth) throw new Error('no authenticated receiver on this request (route lacks @Scopes?)');
+  return auth.recebedor;
+});
