@@ -2,7 +2,7 @@ import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@ne
 import { Reflector } from '@nestjs/core';
 import type { AppConfig } from '../config/config';
 import { CONFIG } from '../infrastructure/tokens';
-import { PIX_SCOPES, PUBLIC_KEY, SCOPES_KEY, type AuthContext } from './auth-context';
+import { PIX_SCOPES, PUBLIC_KEY, type AuthContext } from './auth-context';
 
 /**
  * TEMPORARY: admits every request as the configured local receiver with every scope, so the
