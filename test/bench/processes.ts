@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { TEST_TOKEN_KEY } from '../support/api-process';
 import { RECEIVER_ENV } from './fixtures';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -93,7 +94,7 @@ async function start(name: string, entry: string, env: Record<string, string>, p
 export async function startApi(databaseUrl: string, nodeArgs: string[] = [], extra: Record<string, string> = {}): Promise<Child> {
   const port = await freePort();
   // The bench's receiver listens on 127.0.0.1, which production mode otherwise refuses.
-  const env = { MODE: 'production', DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...RECEIVER_ENV, ...extra };
+  const env = { MODE: 'production', AUTH_TOKEN_KEY: TEST_TOKEN_KEY, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...RECEIVER_ENV, ...extra };
   return start('api', 'apps/api/src/main.js', env, port, '/health', nodeArgs);
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createResponseValidator, createTestDatabase, type TestDatabase } from '@pix/testing';
 import { LOCAL_KEY, startApi, type ApiResponse, type RunningApi } from '../support/api-harness';
+import { TEST_TOKEN_KEY } from '../support/api-process';
 
 // PUT/GET/DELETE /webhook/{chave} and GET /webhook on the in-process API (local mode, plus one
 // production-mode instance for the https-only rule). Every answer goes through the harness, so
@@ -144,6 +145,7 @@ describe('webhook registration (production mode: https only)', () => {
       db,
       env: {
         MODE: 'production',
+        AUTH_TOKEN_KEY: TEST_TOKEN_KEY,
         DATABASE_URL: db.url,
         RECEIVER_NAME: 'Empresa de Logística SA',
         RECEIVER_CNPJ: '56989000019563',

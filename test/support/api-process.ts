@@ -5,6 +5,9 @@ import path from 'node:path';
 
 const root = path.resolve(__dirname, '../..');
 
+/** The token-signing key production-mode test processes share, so a test can mint tokens too. */
+export const TEST_TOKEN_KEY = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
+
 /** The compiled app, built once if `npm test` has not built it already. */
 export function ensureBuilt(): void {
   if (existsSync(path.join(root, 'dist/apps/api/src/main.js'))) return;
@@ -38,6 +41,7 @@ export async function startApiProcess(databaseUrl: string, port: number, env: Re
     env: {
       PATH: process.env.PATH,
       MODE: 'production',
+      AUTH_TOKEN_KEY: TEST_TOKEN_KEY,
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       HOST: '127.0.0.1',
