@@ -22,13 +22,16 @@ export interface NotifierProcess {
  * -9 it. `env` gives DATABASE_URL, KAFKA_BROKERS, NOTIFIER_PORT, WEBHOOK_* …; resolves once
  * /health answers.
  */
+/** The operator token test notifiers get unless a test sets its own. */
+export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
+
 export async function startNotifierProcess(env: Record<string, string>): Promise<NotifierProcess> {
   ensureBuilt();
   if (!env.NOTIFIER_PORT) throw new Error('startNotifierProcess: NOTIFIER_PORT is required');
   const child = spawn(process.execPath, [path.join(root, 'tools/launch.js'), 'apps/notifier/src/main.js'], {
     cwd: root,
     // Test receivers listen on 127.0.0.1, which the notifier otherwise refuses.
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...env },
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', NOTIFIER_OPERATOR_TOKEN: OPERATOR_TOKEN, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -54,7 +57,7 @@ export async function startNotifierProcess(env: Record<string, string>): Promise
       clearTimeout(timer);
     },
     async get(p) {
-      const r = await fetch(`${base}${p}`);
+      const r = await fetch(`${base}${p}`, { headers: { authorization: `Bearer ${env.NOTIFIER_OPERATOR_TOKEN ?? OPERATOR_TOKEN}` } });
       const text = await r.text();
       return { status: r.status, body: text ? JSON.parse(text) : undefined };
     },

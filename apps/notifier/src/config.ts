@@ -9,6 +9,8 @@ export interface NotifierConfig {
   databaseUrl: string;
   eventStoreConnectionString?: string;
   delivery: DeliveryConfig;
+  /** Bearer token for the operator endpoints (/notifier/...); unset keeps them shut. */
+  operatorToken?: string;
 }
 
 /** Validated once at start-up; each bad value gets its own message. */
@@ -22,6 +24,8 @@ export function loadNotifierConfig(env: Record<string, string | undefined>): Not
   const databaseUrl = env.DATABASE_URL ?? '';
   if (!/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL is required: PostgreSQL keeps the notification outbox (and the events, without EventStoreDB)');
   const delivery = loadDeliverySettings(env, problems);
+  const operatorToken = env.NOTIFIER_OPERATOR_TOKEN || undefined;
+  if (operatorToken && operatorToken.length < 24) problems.push('NOTIFIER_OPERATOR_TOKEN must be at least 24 characters (e.g. `openssl rand -hex 24`)');
   if (problems.length > 0) throw new Error(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return {
     port,
@@ -31,5 +35,6 @@ export function loadNotifierConfig(env: Record<string, string | undefined>): Not
     databaseUrl,
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,
     delivery,
+    operatorToken,
   };
 }

@@ -37,6 +37,7 @@ async function main(): Promise<void> {
   await app.startAllMicroservices();
   await app.listen({ port: config.port, host: config.host });
   logger.log(`notifier up: consumer group ${config.groupId} on ${config.kafkaBrokers.join(',')}; operator endpoints on :${config.port} (/health, /notifier/...)`);
+  if (!config.operatorToken) logger.warn('operator endpoints (/notifier/...) are shut: set NOTIFIER_OPERATOR_TOKEN to use them');
   if (config.delivery.allowPrivateTargets) logger.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS=true: deliveries may reach private and loopback addresses');
   const shutdown = async (signal: string) => {
     logger.log(`${signal}: shutting down`);

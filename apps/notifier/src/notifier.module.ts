@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { Ctx, EventPattern, KafkaContext, Payload } from '@nestjs/microservices';
 import { Pool } from 'pg';
 import { CASH_IN_TOPIC } from '@pix/contracts';
@@ -6,6 +7,7 @@ import { EventStoreDbEventStore, PostgresEventStore, type EventStore } from '@pi
 import { consumeCashIn, createKafka, NotificationsController, NotifierCore, NOTIFICATION_OUTBOX } from '@pix/messaging';
 import type { Producer } from 'kafkajs';
 import type { NotifierConfig } from './config';
+import { OperatorGuard } from './operator.guard';
 
 const CORE = Symbol('NotifierCore');
 const DEAD_LETTERS = Symbol('DeadLetterProducer');
@@ -75,6 +77,7 @@ export class NotifierModule {
       controllers: [CashInConsumer, HealthController, NotificationsController],
       providers: [
         Lifecycle,
+        { provide: APP_GUARD, useFactory: () => new OperatorGuard(config.operatorToken) },
         { provide: CORE, useFactory: () => NotifierCore.create(pool, store, config.delivery, { log: (m) => logger.log(m), error: (m) => logger.error(m) }) },
         { provide: NOTIFICATION_OUTBOX, inject: [CORE], useFactory: (core: NotifierCore) => core.outbox },
         {

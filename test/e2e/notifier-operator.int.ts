@@ -1,0 +1,50 @@
+import { createTestDatabase, type TestDatabase } from '@pix/testing';
+import { freePort } from '../support/api-process';
+import { kafkaBrokers } from '../support/kafka-client';
+import { startNotifierProcess, type NotifierProcess } from '../support/notifier-process';
+
+// The notifier's operator endpoints show every receiver's notifications: closed unless the
+// caller holds the operator token, and shut entirely when none is configured.
+jest.setTimeout(90_000);
+
+const TOKEN = 'operator-token-0123456789abcdef';
+
+describe('notifier operator endpoints', () => {
+  let db: TestDatabase;
+  let withToken: NotifierProcess | undefined;
+  let withoutToken: NotifierProcess | undefined;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('notifier_ops');
+    const brokers = kafkaBrokers();
+    if (!brokers) throw new Error('KAFKA_BROKERS is not set: run through `npm test`, which provisions a broker');
+    const env = { DATABASE_URL: db.url, KAFKA_BROKERS: brokers.join(',') };
+    withToken = await startNotifierProcess({ ...env, NOTIFIER_PORT: String(await freePort()), NOTIFIER_OPERATOR_TOKEN: TOKEN, NOTIFIER_GROUP_ID: 'ops-a' });
+    withoutToken = await startNotifierProcess({ ...env, NOTIFIER_PORT: String(await freePort()), NOTIFIER_GROUP_ID: 'ops-b' });
+  });
+  afterAll(async () => {
+    await withToken?.stop();
+    await withoutToken?.stop();
+    await db?.drop();
+  });
+
+  const call = (n: NotifierProcess, path: string, authorization?: string) =>
+    fetch(`${n.base}${path}`, { headers: authorization ? { authorization } : {} }).then((r) => r.status);
+
+  it('lets probes read /health without a token', async () => {
+    expect(await call(withToken!, '/health')).toBe(200);
+    expect(await call(withoutToken!, '/health')).toBe(200);
+  });
+
+  it('asks for the operator token, refuses a wrong one and admits the right one', async () => {
+    expect(await call(withToken!, '/notifier/stats')).toBe(401);
+    expect(await call(withToken!, '/notifier/stats', `Bearer ${TOKEN}x`)).toBe(401);
+    expect(await call(withToken!, '/notifier/stats', TOKEN)).toBe(401);
+    expect(await call(withToken!, '/notifier/stats', `Bearer ${TOKEN}`)).toBe(200);
+  });
+
+  it('keeps the operator endpoints shut when no token is configured', async () => {
+    expect(await call(withoutToken!, '/notifier/stats', `Bearer ${TOKEN}`)).toBe(403);
+    expect(withoutToken!.output()).toContain('NOTIFIER_OPERATOR_TOKEN');
+  });
+});
