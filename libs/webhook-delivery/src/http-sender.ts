@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import type net from 'node:net';
 import type { DeliveryTlsOptions } from './config';
 import { isPrivateLiteralTarget, safeLookup } from './safe-target';
 
@@ -22,6 +23,8 @@ export class HttpSender {
     tls: DeliveryTlsOptions | undefined,
     /** Production refuses targets on private, loopback or reserved addresses, checked at connect time. */
     private readonly allowPrivateTargets = false,
+    /** Connect-time resolution that refuses private answers (injectable so tests need no DNS). */
+    private readonly lookup: net.LookupFunction = safeLookup,
   ) {
     this.httpsAgent = new https.Agent({ keepAlive: true, cert: tls?.cert, key: tls?.key, ca: tls?.ca });
   }
@@ -29,7 +32,8 @@ export class HttpSender {
   /**
    * POSTs `body` and resolves (never rejects) once the answer has been read or the whole-request
    * deadline has passed; on time-out the socket is destroyed, so nothing of ours is left in flight.
-   * Redirects are not followed (node's client never does).
+   * Redirects are never followed (node's client does not): a 3xx is a failed attempt, and its
+   * Location (which could point anywhere, internal addresses included) is only noted.
    */
   send(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
     const started = process.hrtime.bigint();
@@ -55,7 +59,7 @@ export class HttpSender {
       const request = (isHttps ? https : http).request(target, {
         method: 'POST',
         agent: isHttps ? this.httpsAgent : this.httpAgent,
-        ...(this.allowPrivateTargets ? {} : { lookup: safeLookup }),
+        ...(this.allowPrivateTargets ? {} : { lookup: this.lookup }),
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
       });
       const timer = setTimeout(() => {

@@ -4,7 +4,8 @@ import net from 'node:net';
 /**
  * Where a webhook may not point in production: loopback, private, link-local (cloud metadata
  * 169.254.169.254 included), carrier-grade NAT, multicast, reserved and documentation ranges, in
- * IPv4 and IPv6 (IPv4-mapped IPv6 addresses are judged as the IPv4 they carry).
+ * IPv4 and IPv6. IPv6 forms that carry an IPv4 address (mapped, compatible, 6to4, NAT64) are
+ * judged as that IPv4 address too.
  */
 const blocked = new net.BlockList();
 for (const [prefix, bits] of [
@@ -14,28 +15,69 @@ for (const [prefix, bits] of [
 ] as const)
   blocked.addSubnet(prefix, bits, 'ipv4');
 for (const [prefix, bits] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64], ['64:ff9b::', 96],
+  // ::/96 holds ::, ::1 and the deprecated IPv4-compatible addresses; 64:ff9b:1::/48 is local-use NAT64.
+  ['::', 96], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64], ['64:ff9b:1::', 48],
+  // Teredo tunnels reach arbitrary IPv4 hosts through a relay: never a webhook receiver.
+  ['2001::', 32],
 ] as const)
   blocked.addSubnet(prefix, bits, 'ipv6');
 
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return isPrivateAddress(mapped[1]);
-  const family = net.isIP(address);
-  if (family === 0) return true; // not an address at all: never a safe target
-  return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+/** The eight 16-bit groups of an IPv6 address (already known to be valid). */
+function ipv6Groups(address: string): number[] {
+  let text = address.toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::');
+  const parse = (part?: string) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);
+  const left = parse(head);
+  const right = tail === undefined ? [] : parse(tail);
+  return [...left, ...Array(8 - left.length - right.length).fill(0), ...right];
 }
 
-/** The URL's host as an address literal (the WHATWG parser already turned 2130706433 or 0x7f.1 into 127.0.0.1). */
+const ipv4Of = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+
+/** The IPv4 address an IPv6 address carries: ::ffff:a.b.c.d, 64:ff9b::a.b.c.d (NAT64), 2002:aabb:ccdd:: (6to4). */
+function embeddedIpv4(address: string): string | undefined {
+  const g = ipv6Groups(address);
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 5) && g[5] === 0xffff) return ipv4Of(g[6], g[7]);
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return ipv4Of(g[6], g[7]);
+  if (g[0] === 0x2002) return ipv4Of(g[1], g[2]);
+  return undefined;
+}
+
+export function isPrivateAddress(address: string): boolean {
+  const family = net.isIP(address);
+  if (family === 0) return true; // not an address at all: never a safe target
+  if (family === 4) return blocked.check(address, 'ipv4');
+  const v4 = embeddedIpv4(address);
+  return blocked.check(address, 'ipv6') || (v4 !== undefined && isPrivateAddress(v4));
+}
+
+/**
+ * Names that lead inside whatever their DNS says: localhost (RFC 6761), mDNS `.local`, the private
+ * `.internal` (metadata.google.internal), `.home.arpa`, and single labels (completed by search domains).
+ */
+export function isPrivateName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  if (net.isIP(name)) return false;
+  if (!name.includes('.')) return true;
+  return name === 'localhost' || /\.(localhost|local|localdomain|internal|home\.arpa)$/.test(name);
+}
+
+/** The URL's host as an address literal (the WHATWG parser already turned 2130706433, 0x7f.1, 0177.0.0.1 or 127.1 into 127.0.0.1). */
 function literalHost(url: URL): string | undefined {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return net.isIP(host) ? host : undefined;
 }
 
 /**
- * Why a URL is not a safe webhook target, or undefined when it is: https only, and every
- * address its host resolves to must be public. Checked at registration and again when sending
- * (DNS can change): see `safeLookup`.
+ * Why a URL is not a safe webhook target, or undefined when it is: https only, no private names,
+ * and every address its host resolves to must be public. Checked at registration and again when
+ * sending (DNS can change): see `createSafeLookup`.
  */
 export async function unsafeTargetReason(raw: string, lookup: typeof dns.promises.lookup = dns.promises.lookup): Promise<string | undefined> {
   let url: URL;
@@ -46,26 +88,38 @@ export async function unsafeTargetReason(raw: string, lookup: typeof dns.promise
   }
   if (url.protocol !== 'https:') return 'deve usar https';
   const literal = literalHost(url);
+  if (!literal && isPrivateName(url.hostname)) return `o host ${url.hostname} é um nome local ou interno`;
   // A name that does not resolve (yet) cannot be judged here; the connect-time check still applies.
   const addresses = literal ? [literal] : await lookup(url.hostname, { all: true, verbatim: true }).then((list) => list.map((a) => a.address), () => [] as string[]);
   const bad = addresses.find(isPrivateAddress);
   return bad ? `o host ${url.hostname} resolve para um endereço privado, de loopback ou reservado (${bad})` : undefined;
 }
 
-/** A `lookup` for outgoing requests that refuses private answers at connect time (no DNS rebinding). */
-export const safeLookup: net.LookupFunction = (hostname, options, callback) => {
-  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return (callback as any)(error);
-    const list = addresses as unknown as dns.LookupAddress[];
-    const bad = list.find((a) => isPrivateAddress(a.address));
-    if (bad) {
-      const refused = Object.assign(new Error(`webhook target ${hostname} resolves to a private address (${bad.address})`), { code: 'EPRIVATETARGET' });
-      return (callback as any)(refused);
-    }
-    if ((options as dns.LookupOptions).all) return (callback as any)(null, list);
-    return (callback as any)(null, list[0].address, list[0].family);
-  });
-};
+/** The callback form of `dns.lookup` with `all: true`, as a connect-time lookup calls it. */
+export type LookupAll = (hostname: string, options: dns.LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) => void;
+
+const systemLookupAll: LookupAll = (hostname, options, callback) => dns.lookup(hostname, options, callback);
+
+/**
+ * A `lookup` for outgoing requests that refuses private names and answers at connect time, so a
+ * name that resolved to a public address at registration cannot be rebound to an internal one.
+ */
+export function createSafeLookup(resolve: LookupAll = systemLookupAll): net.LookupFunction {
+  return (hostname, options, callback) => {
+    const refuse = (why: string) => (callback as any)(Object.assign(new Error(`webhook target ${hostname} ${why}`), { code: 'EPRIVATETARGET' }));
+    if (isPrivateName(hostname)) return refuse('is a local or internal name (private)');
+    resolve(hostname, { ...(options as dns.LookupOptions), all: true }, (error, list) => {
+      if (error) return (callback as any)(error);
+      if (list.length === 0) return (callback as any)(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }));
+      const bad = list.find((a) => isPrivateAddress(a.address));
+      if (bad) return refuse(`resolves to a private address (${bad.address})`);
+      if ((options as dns.LookupOptions).all) return (callback as any)(null, list);
+      return (callback as any)(null, list[0].address, list[0].family);
+    });
+  };
+}
+
+export const safeLookup: net.LookupFunction = createSafeLookup();
 
 /** For a URL whose host is an address literal (no lookup happens): is it private? */
 export function isPrivateLiteralTarget(url: URL): boolean {
