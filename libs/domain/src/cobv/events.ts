@@ -1,7 +1,8 @@
 import type { PixRecebido } from '../pix/pix';
+import { tenantKey } from '../shared/tenant';
 import type { CobVContent, PayloadLocation, Recebedor } from './types';
 
-/** Events of the stream `cobv-{txid}`; `data` is stored as JSON, so only JSON-safe values. */
+/** Events of the stream `cobv-{recebedorId}/{txid}`; `data` is stored as JSON, so only JSON-safe values. */
 export type CobVEvent =
   | {
       type: 'CobVCriada';
@@ -21,4 +22,15 @@ export type CobVEvent =
 export type CobVEventType = CobVEvent['type'];
 export const COBV_EVENT_TYPES: readonly CobVEventType[] = ['CobVCriada', 'CobVRevisada', 'CobVRemovida', 'CobVConcluida'];
 
-export const cobvStreamId = (txid: string) => `cobv-${txid}`;
+const PREFIX = 'cobv-';
+
+/** A charge's stream: the receiver is part of it, so two receivers' equal txids never meet. */
+export const cobvStreamId = (recebedorId: string, txid: string) => `${PREFIX}${tenantKey(recebedorId, txid)}`;
+
+/**
+ * The tenant key `{recebedorId}/{txid}` of a charge stream, which read models use as row id;
+ * undefined for any other stream (and for streams written before receivers had ids).
+ */
+export function cobvKeyOfStream(streamId: string): string | undefined {
+  return streamId.startsWith(PREFIX) && streamId.indexOf('/') > PREFIX.length ? streamId.slice(PREFIX.length) : undefined;
+}

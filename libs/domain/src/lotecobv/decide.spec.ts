@@ -1,4 +1,4 @@
-import { lotecobvDecider, type LoteCobVCommand, type LoteCobVEvent, type SolicitacaoLote } from '..';
+import { cobvKeyOfStream, cobvStreamId, lotecobvDecider, lotecobvKeyOfStream, lotecobvStreamId, type LoteCobVCommand, type LoteCobVEvent, type SolicitacaoLote } from '..';
 import { deciderSpec } from '../testing/decider-spec';
 
 const spec = deciderSpec(lotecobvDecider);
@@ -38,5 +38,18 @@ describe('lotecobv decider', () => {
     spec.given(created).when(patch(req('b'))).then((events) => expect(events).toMatchObject([{ data: { rodada: 1, via: 'REVISAO_PATCH' } }]));
     spec.given(created).when(patch(req('b', 'z'))).thenThrows('LoteCobVOperacaoInvalida', ['loteCobV.cobsV']);
     spec.given([]).when(patch(req('a'))).thenThrows('LoteCobVNaoEncontrado');
+  });
+});
+
+describe('batch and charge streams', () => {
+  it('name the receiver, and give back the tenant key read models use', () => {
+    expect(lotecobvStreamId('loja-a', '7')).toBe('lotecobv-loja-a/7');
+    expect(lotecobvKeyOfStream(lotecobvStreamId('loja-a', '7'))).toBe('loja-a/7');
+    expect(cobvStreamId('loja-a', 'abc')).toBe('cobv-loja-a/abc');
+    expect(cobvKeyOfStream(cobvStreamId('loja-a', 'abc'))).toBe('loja-a/abc');
+    // Other streams, and streams written before receivers had ids, name no row.
+    expect(cobvKeyOfStream('cobv-abc')).toBeUndefined();
+    expect(cobvKeyOfStream('lotecobv-loja-a/7')).toBeUndefined();
+    expect(lotecobvKeyOfStream('lotecobv-7')).toBeUndefined();
   });
 });

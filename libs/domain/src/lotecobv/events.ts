@@ -1,3 +1,5 @@
+import { tenantKey } from '../shared/tenant';
+
 /** One creation/alteration request of a batch, as sent (validated when it is processed). */
 export interface SolicitacaoLote {
   txid: string;
@@ -17,7 +19,7 @@ export interface ProblemaSolicitacao {
 }
 
 /**
- * Events of the stream `lotecobv-{id}`. A round is the creation (0) or one alteration (n);
+ * Events of the stream `lotecobv-{recebedorId}/{id}`. A round is the creation (0) or one alteration (n);
  * each request of a round gets exactly one decision.
  */
 export type LoteCobVEvent =
@@ -30,4 +32,12 @@ export type LoteCobVEvent =
 
 export const LOTECOBV_EVENT_TYPES: readonly LoteCobVEvent['type'][] = ['LoteCobVCriado', 'LoteCobVAlterado', 'SolicitacaoLoteDecidida'];
 
-export const lotecobvStreamId = (id: string) => `lotecobv-${id}`;
+const PREFIX = 'lotecobv-';
+
+/** A batch's stream: batch ids are the receiver's own, so the receiver is part of the stream. */
+export const lotecobvStreamId = (recebedorId: string, id: string) => `${PREFIX}${tenantKey(recebedorId, id)}`;
+
+/** The tenant key `{recebedorId}/{id}` of a batch stream; undefined for any other stream. */
+export function lotecobvKeyOfStream(streamId: string): string | undefined {
+  return streamId.startsWith(PREFIX) && streamId.indexOf('/') > PREFIX.length ? streamId.slice(PREFIX.length) : undefined;
+}

@@ -37,6 +37,12 @@ describe('deciding one request of a batch', () => {
     expect(decideSolicitacaoLote(request({ via: 'ALTERACAO_PUT', entrada: { input: input('0.00') } }), own)).toMatchObject({ status: 'CRIADA', eventos: [], problema: { tipo: 'CobVOperacaoInvalida' } });
   });
 
+  it('denies the requests of a receiver no longer registered, and keeps its already created charge CRIADA', () => {
+    expect(decideSolicitacaoLote(request({ recebedor: undefined }), cobvDecider.initialState)).toMatchObject({ status: 'NEGADA', eventos: [], problema: { tipo: 'CobVOperacaoInvalida' } });
+    const own = fold(decideSolicitacaoLote(request(), cobvDecider.initialState).eventos);
+    expect(decideSolicitacaoLote(request({ via: 'ALTERACAO_PUT', recebedor: undefined }), own)).toMatchObject({ status: 'CRIADA', eventos: [], problema: { tipo: 'CobVOperacaoInvalida' } });
+  });
+
   it('tries a denied request again as a creation, and cannot PATCH a charge that was never created', () => {
     expect(decideSolicitacaoLote(request({ via: 'ALTERACAO_PUT' }), cobvDecider.initialState)).toMatchObject({ status: 'CRIADA', eventos: [{ type: 'CobVCriada' }] });
     expect(decideSolicitacaoLote(request({ via: 'REVISAO_PATCH' }), cobvDecider.initialState)).toMatchObject({ status: 'NEGADA', problema: { tipo: 'CobVNaoEncontrada' } });

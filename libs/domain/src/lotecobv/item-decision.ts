@@ -12,7 +12,8 @@ export interface SolicitacaoEmProcessamento {
   /** The request after shape validation, or the shape violations that deny it. */
   entrada: { input: CobVInput | CobVPatchInput } | { violacoes: Violation[] };
   now: Date;
-  recebedor: Recebedor;
+  /** The batch's receiver as it is now; undefined when it is no longer registered. */
+  recebedor: Recebedor | undefined;
   novaLocation: { id: number; location: string };
 }
 
@@ -36,15 +37,22 @@ export function decideSolicitacaoLote(s: SolicitacaoEmProcessamento, charge: Cob
       detail: 'Já existe uma cobrança com este txid que não pertence a este lote.',
       violacoes: [{ razao: 'O campo txid corresponde a uma cobrança já existente.', propriedade: 'txid', valor: s.txid }],
     });
+  if (!s.recebedor)
+    return deny({
+      tipo: 'CobVOperacaoInvalida',
+      detail: 'O usuário recebedor deste lote não está mais cadastrado: a cobrança não pode ser criada nem alterada.',
+      violacoes: [{ razao: 'O usuário recebedor do lote não está cadastrado.', propriedade: 'cobv.recebedor' }],
+    });
   if ('violacoes' in s.entrada) return deny({ tipo: 'CobVOperacaoInvalida', detail: SCHEMA_DETAIL, violacoes: s.entrada.violacoes });
   if (s.via === 'REVISAO_PATCH' && !charge.exists)
     return deny({ tipo: 'CobVNaoEncontrada', detail: 'A cobrança deste txid não foi criada: não há o que revisar.', violacoes: [] });
+  const recebedor = s.recebedor;
   try {
     const eventos =
       s.via === 'REVISAO_PATCH'
-        ? decideCobV({ type: 'RevisarCobV', txid: s.txid, input: s.entrada.input, now: s.now, recebedor: s.recebedor }, charge)
+        ? decideCobV({ type: 'RevisarCobV', txid: s.txid, input: s.entrada.input, now: s.now, recebedor }, charge)
         : decideCobV(
-            { type: 'CriarOuAlterarCobV', txid: s.txid, input: s.entrada.input, now: s.now, recebedor: s.recebedor, novaLocation: s.novaLocation, loteCobVId: Number(s.loteCobVId) },
+            { type: 'CriarOuAlterarCobV', txid: s.txid, input: s.entrada.input, now: s.now, recebedor, novaLocation: s.novaLocation, loteCobVId: Number(s.loteCobVId) },
             charge,
           );
     return { status: 'CRIADA', eventos };

@@ -11,9 +11,14 @@ export interface PixRecebido {
   pagador?: { cpf?: string; cnpj?: string; nome?: string };
 }
 
-export type PixEvent = { type: 'PixRecebido'; data: { pix: PixRecebido; registradoEm: string } };
-export type PixCommand = { type: 'RegistrarPix'; pix: PixRecebido; now: Date };
-export type PixState = { exists: false } | { exists: true; pix: PixRecebido };
+/**
+ * The stream `pix-{endToEndId}` (an endToEndId is unique across the whole Pix system). The event
+ * says which receiver owned the key when the Pix arrived; null when none here did (the Pix is
+ * kept, and shown to nobody).
+ */
+export type PixEvent = { type: 'PixRecebido'; data: { pix: PixRecebido; registradoEm: string; recebedorId: string | null } };
+export type PixCommand = { type: 'RegistrarPix'; pix: PixRecebido; now: Date; recebedorId: string | null };
+export type PixState = { exists: false } | { exists: true; pix: PixRecebido; recebedorId: string | null };
 
 export const pixStreamId = (endToEndId: string) => `pix-${endToEndId}`;
 
@@ -22,10 +27,10 @@ export const pixDecider = {
   initialState: { exists: false } as PixState,
   decide(command: PixCommand, state: PixState): PixEvent[] {
     if (state.exists) return [];
-    return [{ type: 'PixRecebido', data: { pix: command.pix, registradoEm: command.now.toISOString() } }];
+    return [{ type: 'PixRecebido', data: { pix: command.pix, registradoEm: command.now.toISOString(), recebedorId: command.recebedorId } }];
   },
   evolve(_state: PixState, event: PixEvent): PixState {
-    return { exists: true, pix: event.data.pix };
+    return { exists: true, pix: event.data.pix, recebedorId: event.data.recebedorId ?? null };
   },
 };
 

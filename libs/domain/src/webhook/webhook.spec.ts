@@ -1,4 +1,4 @@
-import { webhookDecider, type WebhookCommand, type WebhookEvent } from '..';
+import { webhookDecider, webhookDoRecebedor, type WebhookCommand, type WebhookEvent } from '..';
 import { deciderSpec } from '../testing/decider-spec';
 
 const spec = deciderSpec(webhookDecider);
@@ -9,19 +9,32 @@ const put = (webhookUrl: string, over: Partial<Extract<WebhookCommand, { type: '
   chave,
   webhookUrl,
   now,
+  recebedorId: 'loja-a',
   chavesDoRecebedor: [chave],
   politica: { permitirHttp: false },
   ...over,
 });
-const configured: WebhookEvent[] = [{ type: 'WebhookConfigurado', data: { chave, webhookUrl: 'https://r.example/hook', criacao: now.toISOString() } }];
+const configured: WebhookEvent[] = [{ type: 'WebhookConfigurado', data: { chave, webhookUrl: 'https://r.example/hook', criacao: now.toISOString(), recebedorId: 'loja-a' } }];
 
 describe('webhook decider', () => {
   it('configures, replaces, keeps an identical PUT, and removes', () => {
     spec.given([]).when(put('https://r.example/hook')).then(configured);
     spec.given(configured).when(put('https://r.example/other')).then((e) => expect(e).toMatchObject([{ data: { webhookUrl: 'https://r.example/other' } }]));
     spec.given(configured).when(put('https://r.example/hook')).then([]);
-    spec.given(configured).when({ type: 'RemoverWebhook', chave, now }).then([{ type: 'WebhookRemovido', data: { chave, em: now.toISOString() } }]);
-    spec.given([]).when({ type: 'RemoverWebhook', chave, now }).thenThrows('WebhookNaoEncontrado');
+    spec.given(configured).when({ type: 'RemoverWebhook', chave, now, recebedorId: 'loja-a' }).then([{ type: 'WebhookRemovido', data: { chave, em: now.toISOString(), recebedorId: 'loja-a' } }]);
+    spec.given([]).when({ type: 'RemoverWebhook', chave, now, recebedorId: 'loja-a' }).thenThrows('WebhookNaoEncontrado');
+  });
+
+  it("treats another receiver's registration as absent, and lets the key's new owner register its own", () => {
+    spec.given(configured).when({ type: 'RemoverWebhook', chave, now, recebedorId: 'loja-b' }).thenThrows('WebhookNaoEncontrado');
+    const state = configured.reduce(webhookDecider.evolve, webhookDecider.initialState);
+    expect(webhookDoRecebedor(state, 'loja-b')).toEqual({ exists: false });
+    expect(webhookDoRecebedor(state, 'loja-a')).toMatchObject({ exists: true, recebedorId: 'loja-a' });
+    // The same URL by the key's new owner is a new registration, not a retry of the old one.
+    spec
+      .given(configured)
+      .when(put('https://r.example/hook', { recebedorId: 'loja-b' }))
+      .then((e) => expect(e).toMatchObject([{ type: 'WebhookConfigurado', data: { recebedorId: 'loja-b' } }]));
   });
 
   it.each<[string, WebhookCommand, string]>([

@@ -1,9 +1,13 @@
 import { DomainError, type Violation } from '../errors';
 import { pixKeyType } from '../shared';
 
+/**
+ * Events of the stream `webhook-{chave}`. A key belongs to one receiver at a time, so the key
+ * alone names the stream; the events say whose registration it is.
+ */
 export type WebhookEvent =
-  | { type: 'WebhookConfigurado'; data: { chave: string; webhookUrl: string; criacao: string } }
-  | { type: 'WebhookRemovido'; data: { chave: string; em: string } };
+  | { type: 'WebhookConfigurado'; data: { chave: string; webhookUrl: string; criacao: string; recebedorId: string } }
+  | { type: 'WebhookRemovido'; data: { chave: string; em: string; recebedorId: string } };
 
 /** Where notifications may go: production allows only https; local mode also http and localhost. */
 export interface PoliticaWebhook {
@@ -11,10 +15,10 @@ export interface PoliticaWebhook {
 }
 
 export type WebhookCommand =
-  | { type: 'ConfigurarWebhook'; chave: string; webhookUrl: string; now: Date; chavesDoRecebedor: string[]; politica: PoliticaWebhook }
-  | { type: 'RemoverWebhook'; chave: string; now: Date };
+  | { type: 'ConfigurarWebhook'; chave: string; webhookUrl: string; now: Date; recebedorId: string; chavesDoRecebedor: string[]; politica: PoliticaWebhook }
+  | { type: 'RemoverWebhook'; chave: string; now: Date; recebedorId: string };
 
-export type WebhookState = { exists: false } | { exists: true; chave: string; webhookUrl: string; criacao: string };
+export type WebhookState = { exists: false } | { exists: true; chave: string; webhookUrl: string; criacao: string; recebedorId: string };
 
 export const webhookStreamId = (chave: string) => `webhook-${chave}`;
 
@@ -26,19 +30,25 @@ export const webhookDecider = {
   decide(command: WebhookCommand, state: WebhookState): WebhookEvent[] {
     const em = command.now.toISOString();
     if (command.type === 'RemoverWebhook') {
-      if (!state.exists) throw new DomainError('WebhookNaoEncontrado', `Não há webhook configurado para a chave ${command.chave}.`);
-      return [{ type: 'WebhookRemovido', data: { chave: command.chave, em } }];
+      // Another receiver's registration is, to this one, no registration at all.
+      if (!webhookDoRecebedor(state, command.recebedorId).exists) throw new DomainError('WebhookNaoEncontrado', `Não há webhook configurado para a chave ${command.chave}.`);
+      return [{ type: 'WebhookRemovido', data: { chave: command.chave, em, recebedorId: command.recebedorId } }];
     }
     const violacoes = [...keyViolations(command.chave, command.chavesDoRecebedor), ...urlViolations(command.webhookUrl, command.politica)];
     if (violacoes.length > 0) throw invalid(violacoes);
     // The same URL again (a retried PUT) keeps the registration as it is.
-    if (state.exists && state.webhookUrl === command.webhookUrl) return [];
-    return [{ type: 'WebhookConfigurado', data: { chave: command.chave, webhookUrl: command.webhookUrl, criacao: em } }];
+    if (state.exists && state.webhookUrl === command.webhookUrl && state.recebedorId === command.recebedorId) return [];
+    return [{ type: 'WebhookConfigurado', data: { chave: command.chave, webhookUrl: command.webhookUrl, criacao: em, recebedorId: command.recebedorId } }];
   },
   evolve(_state: WebhookState, event: WebhookEvent): WebhookState {
     return event.type === 'WebhookConfigurado' ? { exists: true, ...event.data } : { exists: false };
   },
 };
+
+/** The registration as `recebedorId` may see it: its own, or none (never another receiver's). */
+export function webhookDoRecebedor(state: WebhookState, recebedorId: string): WebhookState {
+  return state.exists && state.recebedorId === recebedorId ? state : { exists: false };
+}
 
 function keyViolations(chave: string, chavesDoRecebedor: string[]): Violation[] {
   if (pixKeyType(chave) === null) return [{ razao: 'A chave não respeita o formato de nenhum tipo de chave DICT (CPF, CNPJ, e-mail, telefone ou EVP).', propriedade: 'chave', valor: chave.slice(0, 77) }];
