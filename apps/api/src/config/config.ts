@@ -32,6 +32,8 @@ export interface AppConfig {
   tls?: TlsConfig;
   /** Per-client token bucket; `perSecond` 0 turns limiting off. */
   rateLimit: { perSecond: number; burst: number };
+  /** One access-log line per request (method, path, status, duration, client, correlation id). */
+  logRequests: boolean;
 }
 
 export interface AuthConfig {
@@ -110,6 +112,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const tls = loadTls(env, local, problems);
   if (auth.certificateBoundTokens && !tls?.clientCaFile) problems.push('AUTH_CERTIFICATE_BOUND_TOKENS=true needs mTLS (TLS_CERT_FILE, TLS_KEY_FILE and TLS_CLIENT_CA_FILE)');
   const rateLimit = { perSecond: int('RATE_LIMIT_PER_SECOND', 200, 0, 1_000_000), burst: int('RATE_LIMIT_BURST', 400, 1, 10_000_000) };
+  const logRequests = env.LOG_REQUESTS ?? 'true';
+  if (logRequests !== 'true' && logRequests !== 'false') problems.push(`LOG_REQUESTS must be true or false, got "${logRequests}"`);
   // Local mode delivers to localhost receivers (and says so at start-up); production refuses private targets unless told.
   if (local && env.WEBHOOK_ALLOW_PRIVATE_TARGETS === undefined) delivery.allowPrivateTargets = true;
   if (problems.length > 0) throw new ConfigError(problems);
@@ -132,6 +136,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     auth,
     tls,
     rateLimit,
+    logRequests: logRequests === 'true',
   };
 }
 
