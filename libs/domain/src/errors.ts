@@ -1,3 +1,5 @@
+import type { AccessErrorKind } from './access/errors';
+
 /**
  * Typed domain errors. The domain names what went wrong; the API maps each kind to the
  * official problem type in one place.
@@ -19,7 +21,9 @@ export type DomainErrorKind =
   | 'WebhookNaoEncontrado'
   | 'WebhookConsultaInvalida'
   | 'PixNaoEncontrado'
-  | 'PixConsultaInvalida';
+  | 'PixConsultaInvalida'
+  | 'AcessoNegado'
+  | AccessErrorKind;
 
 export class DomainError extends Error {
   constructor(

@@ -5,3 +5,4 @@ export * from './decider';
 export * from './lotecobv';
 export * from './webhook';
 export * from './pix';
+export * from './access';

@@ -1,9 +1,8 @@
 import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
-import type { Recebedor } from '@pix/domain';
+import type { PixScope, Recebedor } from '@pix/domain';
 
-/** The scopes of the official contract's `security` blocks for the endpoints we serve. */
-export const PIX_SCOPES = ['cobv.write', 'cobv.read', 'lotecobv.write', 'lotecobv.read', 'webhook.write', 'webhook.read', 'pix.read', 'pix.write'] as const;
-export type PixScope = (typeof PIX_SCOPES)[number];
+// The scope list lives in the domain (clients are granted subsets of it); re-exported here for controllers.
+export { PIX_SCOPES, type PixScope } from '@pix/domain';
 
 /** Who is calling, as the auth guard established it from a verified token. */
 export interface AuthContext {
