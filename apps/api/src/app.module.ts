@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { AuthGuard } from './auth/auth.guard';
 import { CobVModule } from './cobv/cobv.module';
 import { HealthController } from './health/health.controller';
+import { RateLimitGuard, RateLimits } from './http/rate-limit';
 import { LoteCobVModule } from './lotecobv/lotecobv.module';
 import { CashInModule } from './messaging/cash-in.module';
 import { WebhookModule } from './webhook/webhook.module';
@@ -16,7 +17,8 @@ export class AppModule {
       module: AppModule,
       imports: [CqrsModule.forRoot(), InfrastructureModule.forRoot(options), CobVModule, LoteCobVModule, WebhookModule, CashInModule.forRoot(options.config.mode === 'local')],
       controllers: [HealthController],
-      providers: [{ provide: APP_GUARD, useClass: AuthGuard }],
+      // Guards run in this order: the rate limit needs the client the auth guard established.
+      providers: [{ provide: APP_GUARD, useClass: AuthGuard }, RateLimits, { provide: APP_GUARD, useClass: RateLimitGuard }],
     };
   }
 }

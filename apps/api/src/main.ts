@@ -1,7 +1,14 @@
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig, type AppConfig } from './config/config';
 import { startDatabase } from './infrastructure/database';
+import { tlsMode } from './http/tls';
 import { createApiApp } from './server';
+
+const TLS_STATES = {
+  off: 'TLS off: plain HTTP (in production, terminate TLS in front of this process or set TLS_CERT_FILE/TLS_KEY_FILE)',
+  tls: 'TLS on; mTLS off (no client certificate required)',
+  mtls: 'TLS on; mTLS on: clients need a certificate signed by TLS_CLIENT_CA_FILE',
+};
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -18,10 +25,12 @@ async function main(): Promise<void> {
   const database = await startDatabase(config, (m) => logger.log(m));
   const app = await createApiApp({ config, databaseUrl: database.url });
   await app.listen({ port: config.port, host: config.host });
-  const base = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}${config.basePath}`;
+  const base = `${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}${config.basePath}`;
   const r = config.recebedor;
-  logger.log(`${config.mode} mode: API Pix at ${base} (health: http://localhost:${config.port}/health)`);
+  logger.log(`${config.mode} mode: API Pix at ${base} (health: ${config.tls ? 'https' : 'http'}://localhost:${config.port}/health)`);
   logger.log(`receiver: ${r.nome}, ${r.cnpj ? `CNPJ ${r.cnpj}` : `CPF ${r.cpf}`}, ${r.logradouro}, ${r.cidade}-${r.uf}, CEP ${r.cep}; Pix key(s): ${r.chaves.join(', ')}`);
+  logger.log(TLS_STATES[tlsMode(config.tls)]);
+  logger.log(config.rateLimit.perSecond > 0 ? `rate limit: ${config.rateLimit.perSecond}/s per client and per address, bursts of ${config.rateLimit.burst}` : 'rate limit: off');
   if (config.delivery.allowPrivateTargets)
     logger.warn(`webhook URLs may point at localhost and private addresses${config.mode === 'local' ? ' (local mode); http allowed' : ' (WEBHOOK_ALLOW_PRIVATE_TARGETS=true)'}`);
   const shutdown = async (signal: string) => {

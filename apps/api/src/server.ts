@@ -3,14 +3,21 @@ import { Logger, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
+import { installAccessLog } from './http/access-log';
+import { CorrelatedLogger } from './http/correlated-logger';
 import { correlationIdOf } from './http/correlation';
 import { ProblemFilter, sendProblem } from './http/problem.filter';
+import { installAddressRateLimit, RateLimits } from './http/rate-limit';
+import { installRequestContext } from './http/request-context';
+import { httpsOptions } from './http/tls';
 import type { InfrastructureOptions } from './infrastructure/infrastructure.module';
 
 /** Builds the API on Fastify; the caller decides where it listens. */
 export async function createApiApp(options: InfrastructureOptions): Promise<NestFastifyApplication> {
   const { config } = options;
   const adapter = new FastifyAdapter({
+    // TLS (and mTLS when a client CA is configured) is served here, not only at a proxy.
+    ...(config.tls ? { https: httpsOptions(config.tls) } : {}),
     bodyLimit: config.maxBodyBytes,
     trustProxy: false,
     return503OnClosing: true,
@@ -21,10 +28,12 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
     // A URL the router cannot decode still gets a problem body, never Fastify's own JSON.
     frameworkErrors: (error: Error, request: any, reply: any) => sendProblem(Object.assign(error, { statusCode: 400 }), request, reply, new Logger('HTTP')),
   });
+  const logLevels = ['error', 'warn', 'log', ...(config.logLevel === 'debug' ? (['debug'] as const) : [])].filter(
+    (l) => config.logLevel !== 'error' || l === 'error',
+  ) as ('error' | 'warn' | 'log' | 'debug')[];
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
-    logger: ['error', 'warn', 'log', ...(config.logLevel === 'debug' ? (['debug'] as const) : [])].filter(
-      (l) => config.logLevel !== 'error' || l === 'error',
-    ) as ('error' | 'warn' | 'log' | 'debug')[],
+    // Colour codes only for a terminal: log files and collectors get plain text.
+    logger: new CorrelatedLogger({ logLevels, colors: Boolean(process.stdout.isTTY) }),
     bufferLogs: false,
     bodyParser: false,
   });
@@ -36,6 +45,11 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
   });
   app.useGlobalFilters(new ProblemFilter());
   const fastify = app.getHttpAdapter().getInstance();
+  // Order matters: the context first (so every later log line has the correlation id), then the
+  // address bucket, before any body is read.
+  installRequestContext(fastify);
+  installAddressRateLimit(fastify, app.get(RateLimits));
+  if (config.logRequests) installAccessLog(fastify);
   // The API speaks JSON only: any other media type (text, forms) is a 415 problem. Nest's own
   // parsers (which add forms) are off; Fastify's JSON parser stays, with its prototype guards.
   fastify.removeContentTypeParser(['text/plain']);
@@ -47,6 +61,7 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'no-referrer');
     reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+    if (config.tls) reply.header('strict-transport-security', 'max-age=31536000');
   });
   return app;
 }

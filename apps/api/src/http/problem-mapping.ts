@@ -1,12 +1,19 @@
 import { HttpException } from '@nestjs/common';
 import { buildProblema, type Problema, type TipoErro } from '@pix/contracts';
 import { isDomainError } from '@pix/domain';
+import { TooManyRequestsError } from './too-many-requests';
 
 /**
  * The one place where errors become official problem responses. Unknown errors become a bare
  * 500 with no internal detail; the caller logs them with the correlation id.
  */
-export function toProblem(error: unknown, correlationId: string): { status: number; body: Problema; unexpected: boolean } {
+export function toProblem(error: unknown, correlationId: string): { status: number; body: Problema; unexpected: boolean; headers?: Record<string, string> } {
+  // The official contract defines no type for 429: RFC 7807's about:blank with the HTTP title.
+  if (error instanceof TooManyRequestsError) {
+    const detail = `Limite de requisições excedido; tente novamente em ${error.retryAfterSeconds} s.`;
+    const body = { type: 'about:blank', title: 'Too Many Requests', status: 429, detail, correlationId };
+    return { status: 429, body, unexpected: false, headers: { 'retry-after': String(error.retryAfterSeconds) } };
+  }
   if (isDomainError(error)) {
     const body = buildProblema(error.kind as TipoErro, { detail: error.detail, correlationId, violacoes: error.violacoes });
     return { status: body.status, body, unexpected: false };

@@ -2,6 +2,7 @@ import { Catch, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { correlationIdOf } from './correlation';
 import { toProblem } from './problem-mapping';
+import { inRequestContext, loggablePath } from './request-context';
 
 /** Every error leaves as `application/problem+json` in the official `Problema` shape. */
 @Catch()
@@ -14,9 +15,14 @@ export class ProblemFilter implements ExceptionFilter {
   }
 }
 
-export function sendProblem(error: unknown, request: FastifyRequest, reply: FastifyReply, logger: Logger): void {
+const defaultLogger = new Logger('HTTP');
+
+/** The body says only what the contract allows; the details (message, stack) go to the log alone. */
+export function sendProblem(error: unknown, request: FastifyRequest, reply: FastifyReply, logger: Logger = defaultLogger): void {
   const correlationId = correlationIdOf(request);
-  const { status, body, unexpected } = toProblem(error, correlationId);
-  if (unexpected) logger.error(`[${correlationId}] ${request.method} ${request.url} failed: ${error instanceof Error ? error.stack : String(error)}`);
+  const { status, body, unexpected, headers } = toProblem(error, correlationId);
+  if (unexpected)
+    inRequestContext(request, () => logger.error(`${request.method} ${loggablePath(request)} failed: ${error instanceof Error ? error.stack : String(error)}`));
+  if (headers) void reply.headers(headers);
   void reply.status(status).header('content-type', 'application/problem+json; charset=utf-8').header('x-correlation-id', correlationId).send(JSON.stringify(body));
 }
