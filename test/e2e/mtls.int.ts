@@ -1,0 +1,157 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@pix/testing';
+import { startApi, type RunningApi } from '../support/api-harness';
+import { TEST_TOKEN_KEY } from '../support/api-process';
+
+// The API in production mode serving HTTPS itself, with and without client certificates
+// required (mTLS). Certificates come from the openssl CLI in a temp dir; requests go through
+// node:https directly, each on a fresh connection (so each one is a full handshake).
+
+const PRODUCTION = {
+  MODE: 'production',
+  AUTH_TOKEN_KEY: TEST_TOKEN_KEY,
+  // Production receivers, while the configuration still reads them (ignored otherwise).
+  RECEIVER_NAME: 'Empresa de Logística SA',
+  RECEIVER_CNPJ: '56989000019563',
+  RECEIVER_STREET: 'Rua 15 Numero 1200',
+  RECEIVER_CITY: 'São Paulo',
+  RECEIVER_UF: 'SP',
+  RECEIVER_CEP: '70800100',
+  RECEIVER_PIX_KEYS: '5f84a4c5-c5cb-4599-9f13-7eb4d419dacc',
+};
+
+interface Pki {
+  dir: string;
+  file: (name: string) => string;
+  pem: (name: string) => Buffer;
+}
+
+/** A throw-away CA, a server certificate for 127.0.0.1/localhost, a client one it signs and a self-signed one. */
+function generatePki(): Pki {
+  if (spawnSync('openssl', ['version']).status !== 0) throw new Error('these tests need the openssl CLI on PATH');
+  const dir = mkdtempSync(path.join(tmpdir(), 'api-mtls-'));
+  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+  const key = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  ssl('req', '-x509', ...key, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=pix test client CA');
+  writeFileSync(path.join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
+  writeFileSync(path.join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
+  for (const [name, cn] of [['server', 'localhost'], ['client', 'psp-client']] as const) {
+    ssl('req', ...key, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`);
+    ssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.crt`, '-days', '2', '-extfile', `${name}.ext`);
+  }
+  ssl('req', '-x509', ...key, '-keyout', 'rogue.key', '-out', 'rogue.crt', '-days', '2', '-subj', '/CN=psp-client', '-addext', 'extendedKeyUsage=clientAuth');
+  const file = (name: string) => path.join(dir, name);
+  return { dir, file, pem: (name) => readFileSync(file(name)) };
+}
+
+type Outcome = { status: number; headers: Record<string, unknown>; body: string } | { error: NodeJS.ErrnoException };
+
+function get(port: number, urlPath: string, tls: https.RequestOptions): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const request = https.request({ host: '127.0.0.1', port, path: urlPath, method: 'GET', agent: false, timeout: 5000, ...tls }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (c) => (body += c));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+      response.on('error', (error) => resolve({ error }));
+    });
+    request.on('timeout', () => request.destroy(new Error('timeout')));
+    request.on('error', (error) => resolve({ error }));
+    request.end();
+  });
+}
+
+const portOf = (api: RunningApi) => Number(new URL(api.baseUrl).port);
+/** How a TLS server says no: a handshake alert, or the connection closed before any HTTP. */
+const REFUSED = /alert|certificate|ECONNRESET|EPIPE|socket hang up/i;
+
+describe('mTLS: client certificate required (production)', () => {
+  let pki: Pki;
+  let db: TestDatabase;
+  let api: RunningApi;
+  let port: number;
+  let trusted: https.RequestOptions;
+
+  beforeAll(async () => {
+    pki = generatePki();
+    db = await createTestDatabase('api_mtls');
+    api = await startApi({
+      db,
+      env: { ...PRODUCTION, DATABASE_URL: db.url, TLS_CERT_FILE: pki.file('server.crt'), TLS_KEY_FILE: pki.file('server.key'), TLS_CLIENT_CA_FILE: pki.file('ca.crt') },
+    });
+    port = portOf(api);
+    trusted = { ca: pki.pem('ca.crt'), cert: pki.pem('client.crt'), key: pki.pem('client.key') };
+  });
+  afterAll(async () => {
+    await api?.stop();
+    await db?.drop();
+    if (pki) rmSync(pki.dir, { recursive: true, force: true });
+  });
+
+  it('a client certificate signed by the CA reaches /health over HTTPS, with HSTS', async () => {
+    const res = await get(port, '/health', trusted);
+    expect(res).toMatchObject({ status: 200 });
+    if ('status' in res) {
+      expect(JSON.parse(res.body)).toMatchObject({ status: 'ok' });
+      expect(res.headers['strict-transport-security']).toBe('max-age=31536000');
+    }
+  });
+
+  it('the same client gets an HTTP answer from the API: 401 problem without a token', async () => {
+    const res = await get(port, '/v2/cobv/abcdefghijklmnopqrstuvwxyz12345', trusted);
+    expect(res).toMatchObject({ status: 401, headers: { 'content-type': expect.stringMatching(/^application\/problem\+json/) } });
+  });
+
+  // TLS 1.3 reports the refusal after the client's side of the handshake (an alert or a reset);
+  // TLS 1.2 before the handshake completes. Both are tried; the server stays up for others.
+  it('no client certificate: refused in the TLS handshake, no HTTP answer', async () => {
+    const res = await get(port, '/health', { ca: pki.pem('ca.crt') });
+    expect('error' in res && res.error.message).toMatch(REFUSED);
+    const tls12 = await get(port, '/health', { ca: pki.pem('ca.crt'), maxVersion: 'TLSv1.2' });
+    expect('error' in tls12 && tls12.error.message).toMatch(/alert handshake failure/);
+    expect(await get(port, '/health', trusted)).toMatchObject({ status: 200 });
+  });
+
+  it('a self-signed client certificate (same subject, not signed by the CA): refused', async () => {
+    const rogue = { ca: pki.pem('ca.crt'), cert: pki.pem('rogue.crt'), key: pki.pem('rogue.key') };
+    const res = await get(port, '/health', rogue);
+    expect('error' in res && res.error.message).toMatch(REFUSED);
+    const tls12 = await get(port, '/health', { ...rogue, maxVersion: 'TLSv1.2' });
+    // Node checks the chain once OpenSSL is done and drops the socket before the handshake ends.
+    expect('error' in tls12 && tls12.error.message).toMatch(/alert unknown ca|disconnected before secure TLS connection was established/);
+    expect(await get(port, '/health', trusted)).toMatchObject({ status: 200 });
+  });
+
+  it('plain HTTP on the TLS port gets no API answer', async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.status, (e: Error) => e.message);
+    expect(res).not.toBe(200);
+  });
+});
+
+describe('TLS without client certificates (production)', () => {
+  let pki: Pki;
+  let db: TestDatabase;
+  let api: RunningApi;
+
+  beforeAll(async () => {
+    pki = generatePki();
+    db = await createTestDatabase('api_tls');
+    api = await startApi({ db, env: { ...PRODUCTION, DATABASE_URL: db.url, TLS_CERT_FILE: pki.file('server.crt'), TLS_KEY_FILE: pki.file('server.key') } });
+  });
+  afterAll(async () => {
+    await api?.stop();
+    await db?.drop();
+    if (pki) rmSync(pki.dir, { recursive: true, force: true });
+  });
+
+  it('serves HTTPS to a client with no certificate; a client that does not trust the server refuses it', async () => {
+    const res = await get(portOf(api), '/health', { ca: pki.pem('ca.crt') });
+    expect(res).toMatchObject({ status: 200, headers: { 'strict-transport-security': 'max-age=31536000' } });
+    const untrusting = await get(portOf(api), '/health', {});
+    expect('error' in untrusting && (untrusting.error.code ?? untrusting.error.message)).toMatch(/SELF_SIGNED|UNABLE_TO_VERIFY|certificate/i);
+  });
+});
