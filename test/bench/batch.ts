@@ -6,7 +6,8 @@
  * connection every POLL_MS, so the API's HTTP side is not touched while it works.
  */
 import type { Pool } from 'pg';
-import { putBody, txidFactory } from './fixtures';
+import { tenantKey } from '@pix/domain';
+import { putBody, RECEBEDOR, txidFactory } from './fixtures';
 import { summarize, type Point } from './load';
 import { fmtMs, fmtPoint, fmtRate, type Row } from './report';
 
@@ -61,7 +62,7 @@ export async function batchRun(apiUrl: string, db: Pool, loteId: string, prefix:
       `SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'EM_PROCESSAMENTO')::int AS pending,
               count(*) FILTER (WHERE status = 'CRIADA')::int AS criadas, count(*) FILTER (WHERE status = 'NEGADA')::int AS negadas
          FROM rm_lotecobv_solicitacao WHERE lote_id = $1`,
-      [loteId],
+      [tenantKey(RECEBEDOR.id, loteId)],
     );
     polls++;
     const c = rows[0];

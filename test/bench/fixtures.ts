@@ -12,7 +12,7 @@ export const RECEIVER_ENV = {
   RECEIVER_PIX_KEYS: '5f84a4c5-c5cb-4599-9f13-7eb4d419dacc',
 };
 
-const RECEBEDOR: Recebedor = {
+export const RECEBEDOR: Recebedor = {
   id: 'local',
   nome: RECEIVER_ENV.RECEIVER_NAME,
   cnpj: RECEIVER_ENV.RECEIVER_CNPJ,
@@ -72,7 +72,7 @@ export function seedEvents(count: number, end: number, spanDays: number, host: s
       { type: 'CriarOuAlterarCobV', txid, input, now, recebedor: RECEBEDOR, novaLocation: { id: i + 1, location: `https://${host}/qr/v2/cobv/${randomUUID().replace(/-/g, '')}` } },
       cobvDecider.initialState,
     );
-    for (const e of decided) events.push({ streamId: cobvStreamId(txid), id: randomUUID(), type: e.type, data: e.data as unknown as Record<string, unknown> });
+    for (const e of decided) events.push({ streamId: cobvStreamId(RECEBEDOR.id, txid), id: randomUUID(), type: e.type, data: e.data as unknown as Record<string, unknown> });
     txids.push(txid);
   }
   return { events, txids };

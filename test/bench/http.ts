@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { findCobV, listCobV, type CobVListFilter } from '@pix/read-models';
-import { putBody, txidFactory } from './fixtures';
+import { putBody, RECEBEDOR, txidFactory } from './fixtures';
 import { closedLoop, httpLoad, type Durations, type Point } from './load';
 
 /**
@@ -27,7 +27,7 @@ export async function rawGetCeiling(dbUrl: string, connections: number, txids: s
   const pool = new Pool({ connectionString: dbUrl, max: connections });
   try {
     return await closedLoop(connections, d, async () => {
-      if (!(await findCobV(pool, txids[Math.floor(Math.random() * txids.length)]))) throw new Error('seeded charge not found');
+      if (!(await findCobV(pool, RECEBEDOR.id, txids[Math.floor(Math.random() * txids.length)]))) throw new Error('seeded charge not found');
     });
   } finally {
     await pool.end();
@@ -52,7 +52,7 @@ export async function rawListCeiling(dbUrl: string, connections: number, w: List
   const filter: CobVListFilter = { inicio: w.inicio, fim: w.fim, paginaAtual: 0, itensPorPagina: 100 };
   try {
     return await closedLoop(connections, d, async () => {
-      const { rows } = await listCobV(pool, filter);
+      const { rows } = await listCobV(pool, RECEBEDOR.id, filter);
       if (rows.length !== 100) throw new Error(`expected a full page, got ${rows.length}`);
     });
   } finally {

@@ -52,7 +52,7 @@ describe('lotecobv: a crash in the middle of a 1000-request batch', () => {
     try {
       const charges = await c.query(`SELECT count(*)::int AS n, count(DISTINCT stream_id)::int AS streams FROM es_events WHERE event_type = 'CobVCriada' AND data->>'loteCobVId' = $1`, [ID]);
       expect(charges.rows[0]).toEqual({ n: 990, streams: 990 });
-      const decisions = await c.query(`SELECT count(*)::int AS n, count(DISTINCT data->>'txid')::int AS txids FROM es_events WHERE stream_id = $1 AND event_type = 'SolicitacaoLoteDecidida'`, [`lotecobv-${ID}`]);
+      const decisions = await c.query(`SELECT count(*)::int AS n, count(DISTINCT data->>'txid')::int AS txids FROM es_events WHERE stream_id = $1 AND event_type = 'SolicitacaoLoteDecidida'`, [`lotecobv-local/${ID}`]);
       expect(decisions.rows[0]).toEqual({ n: 1000, txids: 1000 });
     } finally {
       await c.end();

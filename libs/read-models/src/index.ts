@@ -8,3 +8,4 @@ export * from './lotecobv';
 export * from './pix';
 export * from './webhook';
 export * from './projection-group';
+export * from './table-shape';

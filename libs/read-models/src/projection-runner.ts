@@ -1,7 +1,8 @@
 import type { Pool } from 'pg';
 import { inTransaction, subscribeToAll, type EventStore, type GlobalPosition, type RecordedEvent, type Subscription } from '@pix/event-store';
 import { applyEvents } from './apply-batch';
-import { CHECKPOINTS_DDL, handles, tableDdl, type Projection } from './projection';
+import { handles, type Projection } from './projection';
+import { ensureProjectionTable } from './table-shape';
 
 export interface RunnerLogger {
   log(message: string): void;
@@ -35,11 +36,11 @@ export class ProjectionRunner<Row> {
 
   /** Creates the tables and loads the checkpoint; `start` or a `ProjectionGroup` then feeds it. */
   async prepare(): Promise<GlobalPosition | undefined> {
-    await inTransaction(this.pool, async (c) => {
+    const rebuilt = await inTransaction(this.pool, async (c) => {
       await c.query(projectionLockSql, [this.projection.name]);
-      await c.query(CHECKPOINTS_DDL);
-      await c.query(tableDdl(this.projection as Projection<unknown>, this.projection.table));
+      return ensureProjectionTable(c, this.projection as Projection<unknown>);
     });
+    if (rebuilt) this.logger?.log(`projection ${this.projection.name}: ${this.projection.table} had an older shape; rebuilding it from the first event`);
     this.position = await readCheckpoint(this.pool, this.projection.name);
     return this.position;
   }

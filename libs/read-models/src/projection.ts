@@ -22,6 +22,14 @@ export interface Projection<Row> {
   keyOf(event: RecordedEvent): string | string[];
   apply(row: Row | null, event: RecordedEvent, key: string): Row | null;
   columns: ProjectedColumn<Row>[];
+  /** Indexes over several columns, e.g. (recebedor_id, criacao) for a tenant's listing. */
+  indexes?: ProjectedIndex[];
+}
+
+export interface ProjectedIndex {
+  /** Suffix of the index name: `{table}_{name}_idx`. */
+  name: string;
+  columns: string[];
 }
 
 export const handles = <Row>(projection: Projection<Row>, event: RecordedEvent) => projection.canHandle.includes(event.type);
@@ -38,11 +46,15 @@ export function tableDdl(projection: Projection<unknown>, table: string, options
   return options.indexes === false ? create : `${create}\n${indexDdl(projection, table)}`;
 }
 
+/** Every secondary index of a projection by name suffix and columns. */
+export function indexesOf(projection: Projection<unknown>): ProjectedIndex[] {
+  return [...projection.columns.filter((c) => c.indexed).map((c) => ({ name: c.name, columns: [c.name] })), ...(projection.indexes ?? [])];
+}
+
 /** Secondary indexes; a rebuild creates them once, after loading, which is far cheaper than row by row. */
 export function indexDdl(projection: Projection<unknown>, table: string): string {
-  return projection.columns
-    .filter((c) => c.indexed)
-    .map((c) => `CREATE INDEX IF NOT EXISTS ${table}_${c.name}_idx ON ${table} (${c.name});`)
+  return indexesOf(projection)
+    .map((i) => `CREATE INDEX IF NOT EXISTS ${table}_${i.name}_idx ON ${table} (${i.columns.join(', ')});`)
     .join('\n');
 }
 

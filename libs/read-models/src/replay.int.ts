@@ -28,7 +28,7 @@ describe('projection runner and replay', () => {
     const state = states.get(txid) ?? cobvDecider.initialState;
     const events = cobvDecider.decide(command(txid, original), state);
     const expected = state.exists ? BigInt(state.revisao) : 'no_stream';
-    const r = await store.appendToStream(cobvStreamId(txid), events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data as any })), expected);
+    const r = await store.appendToStream(cobvStreamId(recebedor.id, txid), events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data as any })), expected);
     states.set(txid, events.reduce(cobvDecider.evolve, state));
     return r.position;
   }
@@ -77,10 +77,10 @@ describe('projection runner and replay', () => {
     const last = await write(`txid${'0'.repeat(26)}`, '77.00');
     expect(await runner.waitFor(last)).toBe(true);
     const after = await snapshot();
-    const expected = [...states.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([id, s]) => ({ id, revisao: (s as any).revisao }));
+    const expected = [...states.entries()].map(([txid, s]) => ({ id: `${recebedor.id}/${txid}`, revisao: (s as any).revisao })).sort((a, b) => (a.id < b.id ? -1 : 1));
     expect(after.map((r) => ({ id: r.id, revisao: r.revisao }))).toEqual(expected);
     // Rows untouched since before the replay are byte-identical.
-    for (const row of before.filter((r) => r.id !== `txid${'0'.repeat(26)}`)) expect(after.find((r) => r.id === row.id)).toEqual(row);
+    for (const row of before.filter((r) => r.id !== `${recebedor.id}/txid${'0'.repeat(26)}`)) expect(after.find((r) => r.id === row.id)).toEqual(row);
     const tables = await pool.query(`SELECT tablename FROM pg_tables WHERE tablename LIKE 'rm_cobv%'`);
     expect(tables.rows.map((r) => r.tablename)).toEqual(['rm_cobv']);
     const indexes = await pool.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'rm_cobv' AND indexname LIKE '%rebuild%'`);

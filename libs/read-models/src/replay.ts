@@ -2,7 +2,8 @@ import type { Pool } from 'pg';
 import { inTransaction, type EventStore, type GlobalPosition } from '@pix/event-store';
 import { applyEvents } from './apply-batch';
 import { projectionLockSql, writeCheckpoint } from './projection-runner';
-import { CHECKPOINTS_DDL, indexDdl, tableDdl, type Projection } from './projection';
+import { indexDdl, indexesOf, tableDdl, type Projection } from './projection';
+import { ensureProjectionTable } from './table-shape';
 
 export interface ReplayProgress {
   phase: 'rebuilding' | 'switching' | 'done';
@@ -26,8 +27,10 @@ export async function replayProjection<Row>(
   const pageSize = options.pageSize ?? 5000;
   const started = Date.now();
   const rebuild = `${projection.table}_rebuild_${started}`;
-  await pool.query(CHECKPOINTS_DDL);
-  await pool.query(tableDdl(projection as Projection<unknown>, projection.table));
+  await inTransaction(pool, async (c) => {
+    await c.query(projectionLockSql, [projection.name]);
+    await ensureProjectionTable(c, projection as Projection<unknown>);
+  });
   await pool.query(tableDdl(projection as Projection<unknown>, rebuild, { indexes: false }));
   const written = new Set<string>();
   let position: GlobalPosition | undefined;
@@ -68,8 +71,8 @@ export async function replayProjection<Row>(
       await c.query(`ALTER TABLE ${rebuild} RENAME TO ${projection.table}`);
       await c.query(`DROP TABLE ${retired}`);
       await c.query(`ALTER TABLE ${projection.table} RENAME CONSTRAINT ${rebuild}_pkey TO ${projection.table}_pkey`);
-      for (const column of projection.columns.filter((col) => col.indexed))
-        await c.query(`ALTER INDEX ${rebuild}_${column.name}_idx RENAME TO ${projection.table}_${column.name}_idx`);
+      for (const index of indexesOf(projection as Projection<unknown>))
+        await c.query(`ALTER INDEX ${rebuild}_${index.name}_idx RENAME TO ${projection.table}_${index.name}_idx`);
       if (position) await writeCheckpoint(c, projection.name, position);
     });
   } catch (error) {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { cobvDecider, cobvStreamId, DomainError, type CobVCommand, type CobVState } from '@pix/domain';
+import { cobvDecider, cobvStreamId, DomainError, tenantKey, type CobVCommand, type CobVState } from '@pix/domain';
 import type { EventStore } from '@pix/event-store';
 import type { CobVRow } from '@pix/read-models';
 import type { Projections } from '../infrastructure/projections';
@@ -25,9 +25,10 @@ export class CobVWriter {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  execute(txid: string, build: (state: CobVState, now: Date) => Promise<CobVCommand> | CobVCommand): Promise<{ state: CobVRow; changed: boolean }> {
-    return this.mutex.run(txid, async () => {
-      const { state, position } = await executeOnStream(this.store, cobvStreamId(txid), cobvDecider, (s) => build(s, this.clock.now()));
+  /** On the receiver's own charge `cobv-{recebedorId}/{txid}`. */
+  execute(recebedorId: string, txid: string, build: (state: CobVState, now: Date) => Promise<CobVCommand> | CobVCommand): Promise<{ state: CobVRow; changed: boolean }> {
+    return this.mutex.run(tenantKey(recebedorId, txid), async () => {
+      const { state, position } = await executeOnStream(this.store, cobvStreamId(recebedorId, txid), cobvDecider, (s) => build(s, this.clock.now()));
       if (position && !(await this.projections.waitFor(['cobv'], position)))
         this.logger.warn(`read model of cobv ${txid} not caught up after 5 s; the write is stored`);
       if (!state.exists) throw new DomainError('CobVNaoEncontrada', 'Cobrança com vencimento não encontrada.');

@@ -1,10 +1,16 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import type { Pool } from 'pg';
 import type { EventStore } from '@pix/event-store';
+import { countSolicitacoesEmProcessamento } from '@pix/read-models';
+import { Public } from '../auth/auth-context';
 import type { Projections } from '../infrastructure/projections';
 import { PROJECTIONS, EVENT_STORE, READ_DB } from '../infrastructure/tokens';
 
-/** Liveness plus what an operator wants first: the database answers, where each read model is, batch work pending. */
+/**
+ * Liveness plus what an operator wants first: the database answers, where each read model is,
+ * batch work pending (over every receiver: counts only, no tenant data). Open without a token.
+ */
+@Public()
 @Controller('health')
 export class HealthController {
   constructor(
@@ -15,12 +21,11 @@ export class HealthController {
 
   @Get()
   async health() {
-    const pending = await this.db.query<{ n: string }>(`SELECT count(*) AS n FROM rm_lotecobv_solicitacao WHERE status = 'EM_PROCESSAMENTO'`);
     return {
       status: 'ok',
       eventStore: this.store.name,
       projections: this.projections.checkpoints(),
-      lotecobv: { solicitacoesEmProcessamento: Number(pending.rows[0].n) },
+      lotecobv: { solicitacoesEmProcessamento: await countSolicitacoesEmProcessamento(this.db) },
     };
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { lotecobvDecider, lotecobvStreamId, type LoteCobVCommand, type LoteCobVState } from '@pix/domain';
+import { lotecobvDecider, lotecobvStreamId, tenantKey, type LoteCobVCommand, type LoteCobVState } from '@pix/domain';
 import type { EventStore } from '@pix/event-store';
 import { lotecobvProjection, solicitacaoLoteProjection } from '@pix/read-models';
 import type { Projections } from '../infrastructure/projections';
@@ -23,11 +23,13 @@ export class LoteCobVWriter {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  execute(id: string, build: (state: LoteCobVState, now: Date) => Promise<LoteCobVCommand> | LoteCobVCommand): Promise<void> {
-    return this.mutex.run(id, async () => {
-      const { position } = await executeOnStream(this.store, lotecobvStreamId(id), lotecobvDecider, (s) => build(s, this.clock.now()));
+  /** On the receiver's own batch `lotecobv-{recebedorId}/{id}`. */
+  execute(recebedorId: string, id: string, build: (state: LoteCobVState, now: Date) => Promise<LoteCobVCommand> | LoteCobVCommand): Promise<void> {
+    const key = tenantKey(recebedorId, id);
+    return this.mutex.run(key, async () => {
+      const { position } = await executeOnStream(this.store, lotecobvStreamId(recebedorId, id), lotecobvDecider, (s) => build(s, this.clock.now()));
       if (position && !(await this.projections.waitFor([lotecobvProjection.name, solicitacaoLoteProjection.name], position)))
-        this.logger.warn(`read models of lotecobv ${id} not caught up after 5 s; the batch is stored and will be processed`);
+        this.logger.warn(`read models of lotecobv ${key} not caught up after 5 s; the batch is stored and will be processed`);
     });
   }
 }

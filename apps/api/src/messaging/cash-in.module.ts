@@ -5,8 +5,9 @@ import { ListPixHandler } from '../pix/list-pix/list-pix.handler';
 import { PixController } from '../pix/pix.controller';
 import { SandboxCashInController } from '../sandbox/sandbox-cash-in.controller';
 import { SettleCashIn } from '../settlement/settle-cash-in';
+import { NOTIFICATION_OUTBOX } from '@pix/messaging';
 import { CashInWiring } from './cash-in-wiring';
-import { NotificationsController, NOTIFICATION_OUTBOX } from '@pix/messaging';
+import { LocalNotificationsController } from './local-notifications.controller';
 
 /** Received Pix: the Pix endpoints, settlement, and, in local mode, the sandbox payer and the notifier. */
 @Module({})
@@ -14,7 +15,7 @@ export class CashInModule {
   static forRoot(local: boolean): DynamicModule {
     return {
       module: CashInModule,
-      controllers: [PixController, ...(local ? [SandboxCashInController, NotificationsController] : [])],
+      controllers: [PixController, ...(local ? [SandboxCashInController, LocalNotificationsController] : [])],
       providers: [
         SettleCashIn,
         CashInWiring,

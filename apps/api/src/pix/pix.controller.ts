@@ -1,5 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import type { Recebedor } from '@pix/domain';
+import { CurrentRecebedor, Scopes } from '../auth/auth-context';
 import { GetPixQuery } from './get-pix/get-pix.query';
 import { ListPixQuery } from './list-pix/list-pix.query';
 
@@ -9,12 +11,14 @@ export class PixController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get(':e2eid')
-  get(@Param('e2eid') e2eid: string) {
-    return this.queries.execute(new GetPixQuery(e2eid));
+  @Scopes('pix.read')
+  get(@CurrentRecebedor() recebedor: Recebedor, @Param('e2eid') e2eid: string) {
+    return this.queries.execute(new GetPixQuery(recebedor, e2eid));
   }
 
   @Get()
-  list(@Query() query: Record<string, string | string[] | undefined>) {
-    return this.queries.execute(new ListPixQuery(query));
+  @Scopes('pix.read')
+  list(@CurrentRecebedor() recebedor: Recebedor, @Query() query: Record<string, string | string[] | undefined>) {
+    return this.queries.execute(new ListPixQuery(recebedor, query));
   }
 }

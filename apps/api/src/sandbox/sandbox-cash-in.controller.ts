@@ -1,27 +1,41 @@
 import { randomBytes } from 'node:crypto';
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import type { PixRecebidoMessage } from '@pix/contracts';
-import { amountDue, businessDateOf, cobvDecider, cobvStreamId, DomainError, formatMoney, parseMoney, pixKeyType, type CobVEvent, type DueChargeValue } from '@pix/domain';
+import {
+  amountDue,
+  businessDateOf,
+  cobvDecider,
+  cobvStreamId,
+  DomainError,
+  formatMoney,
+  LOCAL_RECEBEDOR_ID,
+  parseMoney,
+  pixKeyType,
+  type CobVEvent,
+  type DueChargeValue,
+  type Recebedor,
+} from '@pix/domain';
 import type { EventStore } from '@pix/event-store';
 import type { CashInPublisher } from '@pix/messaging';
-import type { AppConfig } from '../config/config';
-import { CASH_IN_PUBLISHER, CLOCK, CONFIG, EVENT_STORE } from '../infrastructure/tokens';
-import type { Clock } from '../shared/ports';
+import { Public } from '../auth/auth-context';
+import { CASH_IN_PUBLISHER, CLOCK, EVENT_STORE, RECEIVER_DIRECTORY } from '../infrastructure/tokens';
+import type { Clock, ReceiverDirectory } from '../shared/ports';
 
 const invalid = (razao: string, propriedade: string) => new DomainError('CobVOperacaoInvalida', razao, [{ razao, propriedade }]);
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /**
- * Local-mode payer: POST /sandbox/cash-in pays a charge for what it costs today (or records a Pix
- * with no charge), publishing the cash-in event exactly as a PSP's core would. Not mounted in
- * production mode.
+ * Local-mode payer: POST /sandbox/cash-in pays a charge of the local receiver for what it costs
+ * today (or records a Pix with no charge to one of its keys), publishing the cash-in event exactly
+ * as a PSP's core would. Open without a token, and not mounted in production mode.
  */
+@Public()
 @Controller('sandbox')
 export class SandboxCashInController {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CASH_IN_PUBLISHER) private readonly publisher: CashInPublisher,
-    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(RECEIVER_DIRECTORY) private readonly directory: ReceiverDirectory,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -38,13 +52,15 @@ export class SandboxCashInController {
       horario: now.toISOString(),
       ...(b.infoPagador !== undefined ? { infoPagador: b.infoPagador as string } : {}),
     };
-    const message: PixRecebidoMessage = typeof b.txid === 'string' ? { ...base, ...(await this.payCharge(b.txid, now)) } : { ...base, ...this.plainPix(b) };
+    const local = await this.directory.recebedor(LOCAL_RECEBEDOR_ID);
+    if (!local) throw new Error(`the local receiver ("${LOCAL_RECEBEDOR_ID}") is not registered: the sandbox has nobody to pay`);
+    const message: PixRecebidoMessage = typeof b.txid === 'string' ? { ...base, ...(await this.payCharge(local, b.txid, now)) } : { ...base, ...this.plainPix(local, b) };
     await this.publisher.publish(message);
     return message;
   }
 
-  private async payCharge(txid: string, now: Date): Promise<Pick<PixRecebidoMessage, 'txid' | 'chave' | 'valor' | 'componentesValor'>> {
-    const events = await this.store.readStream(cobvStreamId(txid));
+  private async payCharge(local: Recebedor, txid: string, now: Date): Promise<Pick<PixRecebidoMessage, 'txid' | 'chave' | 'valor' | 'componentesValor'>> {
+    const events = await this.store.readStream(cobvStreamId(local.id, txid));
     const charge = events.reduce((s, e) => cobvDecider.evolve(s, { type: e.type, data: e.data } as CobVEvent), cobvDecider.initialState);
     if (!charge.exists) throw new DomainError('CobVNaoEncontrada', 'Cobrança com vencimento não encontrada para o txid informado.');
     if (charge.status !== 'ATIVA') throw invalid(`A cobrança está ${charge.status}: não pode ser paga.`, 'txid');
@@ -59,9 +75,9 @@ export class SandboxCashInController {
     return { txid, chave: charge.cobranca.chave, valor: formatMoney(due.final), componentesValor: Object.fromEntries(parts.map(([k, v]) => [k, { valor: formatMoney(v) }])) };
   }
 
-  private plainPix(b: Record<string, unknown>): Pick<PixRecebidoMessage, 'chave' | 'valor'> {
+  private plainPix(local: Recebedor, b: Record<string, unknown>): Pick<PixRecebidoMessage, 'chave' | 'valor'> {
     if (typeof b.chave !== 'string' || pixKeyType(b.chave) === null) throw invalid('Informe txid, ou chave (uma chave Pix) e valor.', 'chave');
-    if (!this.config.recebedor.chaves.includes(b.chave)) throw invalid('A chave não pertence ao recebedor local.', 'chave');
+    if (!local.chaves.includes(b.chave)) throw invalid('A chave não pertence ao recebedor local.', 'chave');
     const cents = parseMoney(b.valor);
     if (cents === null || cents === 0) throw invalid('valor deve ser um valor como "10.00", diferente de zero.', 'valor');
     return { chave: b.chave, valor: formatMoney(cents) };

@@ -1,25 +1,31 @@
-import { cobvDecider, type CobVEvent, type CobVState, COBV_EVENT_TYPES } from '@pix/domain';
+import { cobvDecider, cobvKeyOfStream, type CobVEvent, type CobVState, COBV_EVENT_TYPES } from '@pix/domain';
 import type { RecordedEvent } from '@pix/event-store';
 import type { Projection } from '../projection';
 
 export type CobVRow = Extract<CobVState, { exists: true }>;
 
-/** The charge read model: a row is the charge's state, folded by the domain's own evolve. */
+/**
+ * The charge read model: a row is the charge's state, folded by the domain's own evolve. The row
+ * id is the stream's tenant key `{recebedorId}/{txid}`, so two receivers' equal txids are two rows.
+ */
 export const cobvProjection: Projection<CobVRow> = {
   name: 'cobv',
   table: 'rm_cobv',
   canHandle: COBV_EVENT_TYPES,
-  keyOf: (event: RecordedEvent) => String(event.data.txid),
+  keyOf: (event: RecordedEvent) => cobvKeyOfStream(event.streamId) ?? [],
   apply(row, event) {
     const next = cobvDecider.evolve(row ?? cobvDecider.initialState, { type: event.type, data: event.data } as CobVEvent);
     return next.exists ? next : null;
   },
   columns: [
+    { name: 'recebedor_id', sqlType: 'text NOT NULL', value: (r) => r.recebedor.id },
     { name: 'status', sqlType: 'text NOT NULL', value: (r) => r.status, indexed: true },
-    { name: 'criacao', sqlType: 'timestamptz NOT NULL', value: (r) => r.criacao, indexed: true },
+    { name: 'criacao', sqlType: 'timestamptz NOT NULL', value: (r) => r.criacao },
     { name: 'devedor_cpf', sqlType: 'text', value: (r) => r.cobranca.devedor.cpf, indexed: true },
     { name: 'devedor_cnpj', sqlType: 'text', value: (r) => r.cobranca.devedor.cnpj, indexed: true },
     { name: 'lote_cobv_id', sqlType: 'bigint', value: (r) => r.loteCobVId, indexed: true },
     { name: 'revisao', sqlType: 'integer NOT NULL', value: (r) => r.revisao },
   ],
+  // Every listing is one receiver's, over a creation period.
+  indexes: [{ name: 'recebedor_criacao', columns: ['recebedor_id', 'criacao'] }],
 };

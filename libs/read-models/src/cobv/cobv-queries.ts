@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { tenantKey } from '@pix/domain';
 import { cobvProjection, type CobVRow } from './cobv-projection';
 
 export interface CobVListFilter {
@@ -13,19 +14,30 @@ export interface CobVListFilter {
   itensPorPagina: number;
 }
 
+type Db = Pick<Pool, 'query'>;
 const table = cobvProjection.table;
 
-export async function findCobV(pool: Pick<Pool, 'query'>, txid: string): Promise<CobVRow | undefined> {
-  const { rows } = await pool.query<{ doc: CobVRow }>(`SELECT doc FROM ${table} WHERE id = $1`, [txid]);
+/** One receiver's charge; another receiver's charge with the same txid is not there for it. */
+export async function findCobV(db: Db, recebedorId: string, txid: string): Promise<CobVRow | undefined> {
+  const { rows } = await db.query<{ doc: CobVRow }>(`SELECT doc FROM ${table} WHERE id = $1 AND recebedor_id = $2`, [tenantKey(recebedorId, txid), recebedorId]);
   return rows[0]?.doc;
 }
 
-/** Charges created in [inicio, fim], filtered, one page in creation order, with the total. */
-export async function listCobV(pool: Pick<Pool, 'query'>, f: CobVListFilter): Promise<{ rows: CobVRow[]; total: number }> {
+/** Which of these txids are charges of this receiver. */
+export async function existingCobVTxids(db: Db, recebedorId: string, txids: string[]): Promise<string[]> {
+  const { rows } = await db.query<{ txid: string }>(`SELECT doc->>'txid' AS txid FROM ${table} WHERE id = ANY($1::text[]) AND recebedor_id = $2`, [
+    txids.map((t) => tenantKey(recebedorId, t)),
+    recebedorId,
+  ]);
+  return rows.map((r) => r.txid);
+}
+
+/** One receiver's charges created in [inicio, fim], filtered, one page in creation order, with the total. */
+export async function listCobV(db: Db, recebedorId: string, f: CobVListFilter): Promise<{ rows: CobVRow[]; total: number }> {
   // Every charge here gets a location at creation: asking for charges without one finds none.
   if (f.locationPresente === false) return { rows: [], total: 0 };
-  const where = ['criacao >= $1', 'criacao <= $2'];
-  const params: unknown[] = [f.inicio, f.fim];
+  const where = ['recebedor_id = $1', 'criacao >= $2', 'criacao <= $3'];
+  const params: unknown[] = [recebedorId, f.inicio, f.fim];
   const add = (sql: string, value: unknown) => {
     params.push(value);
     where.push(`${sql} $${params.length}`);
@@ -35,8 +47,8 @@ export async function listCobV(pool: Pick<Pool, 'query'>, f: CobVListFilter): Pr
   if (f.status) add('status =', f.status);
   if (f.loteCobVId !== undefined) add('lote_cobv_id =', f.loteCobVId);
   const sqlWhere = where.join(' AND ');
-  const total = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${sqlWhere}`, params);
-  const page = await pool.query<{ doc: CobVRow }>(
+  const total = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${sqlWhere}`, params);
+  const page = await db.query<{ doc: CobVRow }>(
     `SELECT doc FROM ${table} WHERE ${sqlWhere} ORDER BY criacao, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, f.itensPorPagina, f.paginaAtual * f.itensPorPagina],
   );

@@ -1,7 +1,9 @@
-import type { LoteCobVEvent, ProblemaSolicitacao, StatusSolicitacao, ViaLote } from '@pix/domain';
+import { lotecobvKeyOfStream, splitTenantKey, tenantKey, type LoteCobVEvent, type ProblemaSolicitacao, type StatusSolicitacao, type ViaLote } from '@pix/domain';
 import type { Projection } from '../projection';
 
 export interface LoteCobVRow {
+  recebedorId: string;
+  /** The batch id as its receiver knows it. */
   id: string;
   descricao: string;
   criacao: string;
@@ -9,22 +11,29 @@ export interface LoteCobVRow {
   quantidade: number;
 }
 
-/** One row per batch: what GET /lotecobv lists. */
+/** One row per batch, id `{recebedorId}/{id}` (the stream's tenant key): what GET /lotecobv lists. */
 export const lotecobvProjection: Projection<LoteCobVRow> = {
   name: 'lotecobv',
   table: 'rm_lotecobv',
   canHandle: ['LoteCobVCriado', 'LoteCobVAlterado'],
-  keyOf: (event) => String(event.data.id),
-  apply(row, event) {
+  keyOf: (event) => lotecobvKeyOfStream(event.streamId) ?? [],
+  apply(row, event, key) {
     const e = { type: event.type, data: event.data } as LoteCobVEvent;
-    if (e.type === 'LoteCobVCriado') return { id: e.data.id, descricao: e.data.descricao, criacao: e.data.criacao, rodada: 0, quantidade: e.data.solicitacoes.length };
+    if (e.type === 'LoteCobVCriado')
+      return { recebedorId: splitTenantKey(key).recebedorId, id: e.data.id, descricao: e.data.descricao, criacao: e.data.criacao, rodada: 0, quantidade: e.data.solicitacoes.length };
     if (e.type === 'LoteCobVAlterado' && row) return { ...row, rodada: e.data.rodada, descricao: e.data.descricao ?? row.descricao };
     return row;
   },
-  columns: [{ name: 'criacao', sqlType: 'timestamptz NOT NULL', value: (r) => r.criacao, indexed: true }],
+  columns: [
+    { name: 'recebedor_id', sqlType: 'text NOT NULL', value: (r) => r.recebedorId },
+    { name: 'criacao', sqlType: 'timestamptz NOT NULL', value: (r) => r.criacao },
+  ],
+  indexes: [{ name: 'recebedor_criacao', columns: ['recebedor_id', 'criacao'] }],
 };
 
 export interface SolicitacaoLoteRow {
+  recebedorId: string;
+  /** The batch id as its receiver knows it. */
   loteCobVId: string;
   txid: string;
   posicao: number;
@@ -37,7 +46,11 @@ export interface SolicitacaoLoteRow {
   problema?: ProblemaSolicitacao;
 }
 
-export const itemKey = (loteCobVId: string, txid: string) => `${loteCobVId}:${txid}`;
+/** `{recebedorId}/{loteCobVId}:{txid}`: a request's row id. */
+export const itemKey = (loteKey: string, txid: string) => `${loteKey}:${txid}`;
+
+/** The batch's tenant key `{recebedorId}/{loteCobVId}` (the `lote_id` column). */
+export const loteKeyOf = (row: Pick<SolicitacaoLoteRow, 'recebedorId' | 'loteCobVId'>) => tenantKey(row.recebedorId, row.loteCobVId);
 
 /**
  * One row per request of a batch: its current round, body and decision. It is also the work list
@@ -48,9 +61,11 @@ export const solicitacaoLoteProjection: Projection<SolicitacaoLoteRow> = {
   table: 'rm_lotecobv_solicitacao',
   canHandle: ['LoteCobVCriado', 'LoteCobVAlterado', 'SolicitacaoLoteDecidida'],
   keyOf(event) {
+    const loteKey = lotecobvKeyOfStream(event.streamId);
+    if (!loteKey) return [];
     const e = { type: event.type, data: event.data } as LoteCobVEvent;
-    if (e.type === 'SolicitacaoLoteDecidida') return itemKey(e.data.id, e.data.txid);
-    return e.data.solicitacoes.map((s) => itemKey(e.data.id, s.txid));
+    if (e.type === 'SolicitacaoLoteDecidida') return itemKey(loteKey, e.data.txid);
+    return e.data.solicitacoes.map((s) => itemKey(loteKey, s.txid));
   },
   apply(row, event, key) {
     const e = { type: event.type, data: event.data } as LoteCobVEvent;
@@ -60,19 +75,23 @@ export const solicitacaoLoteProjection: Projection<SolicitacaoLoteRow> = {
       const { problema: _previous, ...rest } = row;
       return { ...rest, status: e.data.status, ...(e.data.criacao ? { criacao: e.data.criacao } : {}), ...(e.data.problema ? { problema: e.data.problema } : {}) };
     }
-    const index = e.data.solicitacoes.findIndex((s) => itemKey(e.data.id, s.txid) === key);
+    const loteKey = lotecobvKeyOfStream(event.streamId)!;
+    const index = e.data.solicitacoes.findIndex((s) => itemKey(loteKey, s.txid) === key);
     const s = e.data.solicitacoes[index];
     if (e.type === 'LoteCobVCriado')
-      return { loteCobVId: e.data.id, txid: s.txid, posicao: index, rodada: 0, via: 'CRIACAO', status: 'EM_PROCESSAMENTO', corpo: s.corpo };
+      return { recebedorId: splitTenantKey(loteKey).recebedorId, loteCobVId: e.data.id, txid: s.txid, posicao: index, rodada: 0, via: 'CRIACAO', status: 'EM_PROCESSAMENTO', corpo: s.corpo };
     if (!row) return row;
     const { problema: _previous, ...rest } = row;
     return { ...rest, rodada: e.data.rodada, via: e.data.via, status: 'EM_PROCESSAMENTO', corpo: s.corpo };
   },
   columns: [
-    { name: 'lote_id', sqlType: 'text NOT NULL', value: (r) => r.loteCobVId, indexed: true },
-    { name: 'txid', sqlType: 'text NOT NULL', value: (r) => r.txid, indexed: true },
+    { name: 'recebedor_id', sqlType: 'text NOT NULL', value: (r) => r.recebedorId },
+    { name: 'lote_id', sqlType: 'text NOT NULL', value: loteKeyOf, indexed: true },
+    { name: 'txid', sqlType: 'text NOT NULL', value: (r) => r.txid },
     { name: 'status', sqlType: 'text NOT NULL', value: (r) => r.status, indexed: true },
     { name: 'posicao', sqlType: 'integer NOT NULL', value: (r) => r.posicao },
     { name: 'rodada', sqlType: 'integer NOT NULL', value: (r) => r.rodada },
   ],
+  // Reservations are looked up by txid within one receiver.
+  indexes: [{ name: 'recebedor_txid', columns: ['recebedor_id', 'txid'] }],
 };

@@ -1,52 +1,84 @@
 import type { Pool } from 'pg';
-import { lotecobvProjection, solicitacaoLoteProjection, type LoteCobVRow, type SolicitacaoLoteRow } from './lotecobv-projection';
+import { tenantKey } from '@pix/domain';
+import { loteKeyOf, lotecobvProjection, solicitacaoLoteProjection, type LoteCobVRow, type SolicitacaoLoteRow } from './lotecobv-projection';
 
 type Db = Pick<Pool, 'query'>;
 const lotes = lotecobvProjection.table;
 const itens = solicitacaoLoteProjection.table;
 
-export async function findLoteCobV(db: Db, id: string): Promise<{ lote: LoteCobVRow; itens: SolicitacaoLoteRow[] } | undefined> {
-  const { rows } = await db.query<{ doc: LoteCobVRow }>(`SELECT doc FROM ${lotes} WHERE id = $1`, [id]);
-  if (rows.length === 0) return undefined;
-  return { lote: rows[0].doc, itens: await itemsOf(db, [id]).then((m) => m.get(id) ?? []) };
+export interface LoteCobVComItens {
+  lote: LoteCobVRow;
+  itens: SolicitacaoLoteRow[];
 }
 
+/** One receiver's batch with its requests; another receiver's batch with the same id is not there for it. */
+export async function findLoteCobV(db: Db, recebedorId: string, id: string): Promise<LoteCobVComItens | undefined> {
+  const key = tenantKey(recebedorId, id);
+  const { rows } = await db.query<{ doc: LoteCobVRow }>(`SELECT doc FROM ${lotes} WHERE id = $1 AND recebedor_id = $2`, [key, recebedorId]);
+  if (rows.length === 0) return undefined;
+  return { lote: rows[0].doc, itens: (await itemsOf(db, recebedorId, [key])).get(key) ?? [] };
+}
+
+/** One receiver's batches created in [inicio, fim], one page in creation order, with the total. */
 export async function listLotesCobV(
   db: Db,
+  recebedorId: string,
   f: { inicio: Date; fim: Date; paginaAtual: number; itensPorPagina: number },
-): Promise<{ lotes: { lote: LoteCobVRow; itens: SolicitacaoLoteRow[] }[]; total: number }> {
-  const where = 'criacao >= $1 AND criacao <= $2';
-  const total = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${lotes} WHERE ${where}`, [f.inicio, f.fim]);
-  const page = await db.query<{ doc: LoteCobVRow }>(`SELECT doc FROM ${lotes} WHERE ${where} ORDER BY criacao, id LIMIT $3 OFFSET $4`, [
-    f.inicio,
-    f.fim,
+): Promise<{ lotes: LoteCobVComItens[]; total: number }> {
+  const where = 'recebedor_id = $1 AND criacao >= $2 AND criacao <= $3';
+  const params = [recebedorId, f.inicio, f.fim];
+  const total = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${lotes} WHERE ${where}`, params);
+  const page = await db.query<{ id: string; doc: LoteCobVRow }>(`SELECT id, doc FROM ${lotes} WHERE ${where} ORDER BY criacao, id LIMIT $4 OFFSET $5`, [
+    ...params,
     f.itensPorPagina,
     f.paginaAtual * f.itensPorPagina,
   ]);
-  const byLote = await itemsOf(db, page.rows.map((r) => r.doc.id));
-  return { lotes: page.rows.map((r) => ({ lote: r.doc, itens: byLote.get(r.doc.id) ?? [] })), total: Number(total.rows[0].n) };
+  const byLote = await itemsOf(db, recebedorId, page.rows.map((r) => r.id));
+  return { lotes: page.rows.map((r) => ({ lote: r.doc, itens: byLote.get(r.id) ?? [] })), total: Number(total.rows[0].n) };
 }
 
-async function itemsOf(db: Db, ids: string[]): Promise<Map<string, SolicitacaoLoteRow[]>> {
-  const { rows } = await db.query<{ doc: SolicitacaoLoteRow }>(`SELECT doc FROM ${itens} WHERE lote_id = ANY($1::text[]) ORDER BY lote_id, posicao`, [ids]);
+/** Requests by batch tenant key, in request order. */
+async function itemsOf(db: Db, recebedorId: string, loteKeys: string[]): Promise<Map<string, SolicitacaoLoteRow[]>> {
+  const { rows } = await db.query<{ doc: SolicitacaoLoteRow }>(`SELECT doc FROM ${itens} WHERE lote_id = ANY($1::text[]) AND recebedor_id = $2 ORDER BY lote_id, posicao`, [
+    loteKeys,
+    recebedorId,
+  ]);
   const map = new Map<string, SolicitacaoLoteRow[]>();
-  for (const { doc } of rows) map.set(doc.loteCobVId, [...(map.get(doc.loteCobVId) ?? []), doc]);
+  for (const { doc } of rows) map.set(loteKeyOf(doc), [...(map.get(loteKeyOf(doc)) ?? []), doc]);
   return map;
 }
 
-/** Batch requests naming these txids, in any batch. */
-export async function findSolicitacoesByTxid(db: Db, txids: string[]): Promise<SolicitacaoLoteRow[]> {
-  const { rows } = await db.query<{ doc: SolicitacaoLoteRow }>(`SELECT doc FROM ${itens} WHERE txid = ANY($1::text[])`, [txids]);
+/** This receiver's batch requests naming these txids, in any of its batches. */
+export async function findSolicitacoesByTxid(db: Db, recebedorId: string, txids: string[]): Promise<SolicitacaoLoteRow[]> {
+  const { rows } = await db.query<{ doc: SolicitacaoLoteRow }>(`SELECT doc FROM ${itens} WHERE recebedor_id = $1 AND txid = ANY($2::text[])`, [recebedorId, txids]);
   return rows.map((r) => r.doc);
 }
 
-/** Work for the batch processor: up to `perBatch` pending requests of every batch, in request order. */
+/**
+ * Work for the batch processor, across receivers: up to `perBatch` pending requests of every
+ * batch, in request order. Each row names its receiver.
+ */
 export async function pendingSolicitacoes(db: Db, perBatch: number): Promise<SolicitacaoLoteRow[]> {
   const { rows } = await db.query<{ doc: SolicitacaoLoteRow }>(
     `SELECT doc FROM (
-       SELECT doc, row_number() OVER (PARTITION BY lote_id ORDER BY posicao) AS n FROM ${itens} WHERE status = 'EM_PROCESSAMENTO'
-     ) pending WHERE n <= $1 ORDER BY n, (doc->>'loteCobVId')`,
+       SELECT doc, lote_id, row_number() OVER (PARTITION BY lote_id ORDER BY posicao) AS n FROM ${itens} WHERE status = 'EM_PROCESSAMENTO'
+     ) pending WHERE n <= $1 ORDER BY n, lote_id`,
     [perBatch],
   );
   return rows.map((r) => r.doc);
+}
+
+/** Requests per status of these batches (tenant keys), for the processor's progress log. */
+export async function countSolicitacoesByStatus(db: Db, loteKeys: string[]): Promise<{ loteKey: string; status: string; n: number }[]> {
+  const { rows } = await db.query<{ lote_id: string; status: string; n: string }>(
+    `SELECT lote_id, status, count(*) AS n FROM ${itens} WHERE lote_id = ANY($1::text[]) GROUP BY lote_id, status`,
+    [loteKeys],
+  );
+  return rows.map((r) => ({ loteKey: r.lote_id, status: r.status, n: Number(r.n) }));
+}
+
+/** Requests still EM_PROCESSAMENTO across every receiver (health). */
+export async function countSolicitacoesEmProcessamento(db: Db): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${itens} WHERE status = 'EM_PROCESSAMENTO'`);
+  return Number(rows[0].n);
 }

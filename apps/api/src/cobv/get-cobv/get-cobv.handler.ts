@@ -18,14 +18,14 @@ export class GetCobVHandler implements IQueryHandler<GetCobVQuery, CobVRow> {
     @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
-  async execute({ txid, revisao }: GetCobVQuery): Promise<CobVRow> {
+  async execute({ recebedor, txid, revisao }: GetCobVQuery): Promise<CobVRow> {
     if (!TXID_PATTERN.test(txid)) throw notFound();
-    if (revisao === undefined) return (await findCobV(this.db, txid)) ?? (() => { throw notFound(); })();
+    if (revisao === undefined) return (await findCobV(this.db, recebedor.id, txid)) ?? (() => { throw notFound(); })();
     const parsed = parseRevisaoQuery(revisao);
     if (parsed.value === undefined) throw new DomainError('CobVConsultaInvalida', 'O parâmetro revisao não respeita o _schema_.', parsed.violacoes);
-    // History lives in the stream: fold until the asked revision.
+    // History lives in the receiver's own stream: fold until the asked revision.
     let state: CobVState = cobvDecider.initialState;
-    for (const e of await this.store.readStream(cobvStreamId(txid))) {
+    for (const e of await this.store.readStream(cobvStreamId(recebedor.id, txid))) {
       state = cobvDecider.evolve(state, { type: e.type, data: e.data } as CobVEvent);
       if (state.exists && state.revisao === parsed.value) return state;
     }

@@ -11,10 +11,10 @@ import { ListCobVQuery } from './list-cobv.query';
 export class ListCobVHandler implements IQueryHandler<ListCobVQuery, CobsVConsultadas> {
   constructor(@Inject(READ_DB) private readonly db: Pool) {}
 
-  async execute({ query }: ListCobVQuery): Promise<CobsVConsultadas> {
+  async execute({ recebedor, query }: ListCobVQuery): Promise<CobsVConsultadas> {
     const { value: f, violacoes } = parseCobVListQuery(query);
     if (!f) throw new DomainError('CobVConsultaInvalida', 'Os parâmetros de consulta não respeitam o _schema_ ou não fazem sentido semanticamente.', violacoes);
-    const { rows, total } = await listCobV(this.db, f);
+    const { rows, total } = await listCobV(this.db, recebedor.id, f);
     const parametros = {
       inicio: echoTimestamp(f.inicio, query.inicio),
       fim: echoTimestamp(f.fim, query.fim),

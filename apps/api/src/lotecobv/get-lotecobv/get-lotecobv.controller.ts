@@ -1,5 +1,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import type { Recebedor } from '@pix/domain';
+import { CurrentRecebedor, Scopes } from '../../auth/auth-context';
 import { GetLoteCobVQuery } from './get-lotecobv.query';
 
 @Controller('lotecobv')
@@ -7,7 +9,8 @@ export class GetLoteCobVController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get(':id')
-  get(@Param('id') id: string) {
-    return this.queries.execute(new GetLoteCobVQuery(id));
+  @Scopes('lotecobv.read')
+  get(@CurrentRecebedor() recebedor: Recebedor, @Param('id') id: string) {
+    return this.queries.execute(new GetLoteCobVQuery(recebedor, id));
   }
 }

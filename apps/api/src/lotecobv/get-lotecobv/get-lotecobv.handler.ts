@@ -11,8 +11,8 @@ import { GetLoteCobVQuery } from './get-lotecobv.query';
 export class GetLoteCobVHandler implements IQueryHandler<GetLoteCobVQuery> {
   constructor(@Inject(READ_DB) private readonly db: Pool) {}
 
-  async execute({ id }: GetLoteCobVQuery) {
-    const found = await findLoteCobV(this.db, canonicalLoteId(id, 'naoEncontrado'));
+  async execute({ recebedor, id }: GetLoteCobVQuery) {
+    const found = await findLoteCobV(this.db, recebedor.id, canonicalLoteId(id, 'naoEncontrado'));
     if (!found) throw new DomainError('LoteCobVNaoEncontrado', 'Lote de cobranças com vencimento não encontrado para o id informado.');
     return toLoteCobVConsultado(found.lote, found.itens);
   }

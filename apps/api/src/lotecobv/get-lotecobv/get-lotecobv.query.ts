@@ -1,4 +1,9 @@
-/** GET /lotecobv/{id}: the batch and the status of each of its requests. */
+import type { Recebedor } from '@pix/domain';
+
+/** GET /lotecobv/{id}: the calling receiver's batch and the status of each of its requests. */
 export class GetLoteCobVQuery {
-  constructor(readonly id: string) {}
+  constructor(
+    readonly recebedor: Recebedor,
+    readonly id: string,
+  ) {}
 }

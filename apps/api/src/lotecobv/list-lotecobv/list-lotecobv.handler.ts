@@ -13,11 +13,11 @@ const PARAMETERS = ['inicio', 'fim', 'paginacao.paginaAtual', 'paginacao.itensPo
 export class ListLoteCobVHandler implements IQueryHandler<ListLoteCobVQuery> {
   constructor(@Inject(READ_DB) private readonly db: Pool) {}
 
-  async execute({ query }: ListLoteCobVQuery) {
+  async execute({ recebedor, query }: ListLoteCobVQuery) {
     // Same rules as GET /cobv for the parameters the two share; batches have no others.
     const { value: f, violacoes } = parseCobVListQuery(Object.fromEntries(PARAMETERS.map((p) => [p, query[p]])));
     if (!f) throw new DomainError('LoteCobVConsultaInvalida', 'Os parâmetros de consulta não respeitam o _schema_ ou não fazem sentido semanticamente.', violacoes);
-    const { lotes, total } = await listLotesCobV(this.db, f);
+    const { lotes, total } = await listLotesCobV(this.db, recebedor.id, f);
     return {
       parametros: {
         inicio: echoTimestamp(f.inicio, query.inicio),

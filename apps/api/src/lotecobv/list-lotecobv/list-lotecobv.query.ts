@@ -1,4 +1,9 @@
-/** GET /lotecobv: batches created in a period, paginated. */
+import type { Recebedor } from '@pix/domain';
+
+/** GET /lotecobv: the calling receiver's batches created in a period, paginated. */
 export class ListLoteCobVQuery {
-  constructor(readonly query: Record<string, string | string[] | undefined>) {}
+  constructor(
+    readonly recebedor: Recebedor,
+    readonly query: Record<string, string | string[] | undefined>,
+  ) {}
 }

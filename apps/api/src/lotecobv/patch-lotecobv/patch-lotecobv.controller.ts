@@ -1,5 +1,7 @@
 import { Body, Controller, HttpCode, Param, Patch } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import type { Recebedor } from '@pix/domain';
+import { CurrentRecebedor, Scopes } from '../../auth/auth-context';
 import { PatchLoteCobVCommand } from './patch-lotecobv.command';
 
 @Controller('lotecobv')
@@ -8,7 +10,8 @@ export class PatchLoteCobVController {
 
   @Patch(':id')
   @HttpCode(202)
-  async patch(@Param('id') id: string, @Body() body: unknown): Promise<void> {
-    await this.commands.execute(new PatchLoteCobVCommand(id, body));
+  @Scopes('lotecobv.write')
+  async patch(@CurrentRecebedor() recebedor: Recebedor, @Param('id') id: string, @Body() body: unknown): Promise<void> {
+    await this.commands.execute(new PatchLoteCobVCommand(recebedor, id, body));
   }
 }

@@ -19,7 +19,7 @@ export class PatchLoteCobVHandler implements ICommandHandler<PatchLoteCobVComman
     const id = canonicalLoteId(command.id, 'naoEncontrado');
     const { value, violacoes } = parseLoteCobVBody(command.body, { maxSolicitacoes: this.config.loteMaxSolicitacoes, forCreation: false });
     if (!value) throw new DomainError('LoteCobVOperacaoInvalida', 'A requisição que busca revisar um lote de cobranças com vencimento não respeita o _schema_.', violacoes);
-    await this.writer.execute(id, (_state, now) => ({
+    await this.writer.execute(command.recebedor.id, id, (_state, now) => ({
       type: 'RevisarLote',
       id,
       ...(value.descricao !== undefined ? { descricao: value.descricao } : {}),

@@ -1,6 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
-import type { SolicitacaoLoteRow } from '@pix/read-models';
+import { countSolicitacoesByStatus, loteKeyOf, type SolicitacaoLoteRow } from '@pix/read-models';
 
 /** What an operator sees while batches are processed: one line per batch every few seconds, and when done. */
 export class BatchProgressLog {
@@ -14,15 +14,13 @@ export class BatchProgressLog {
   ) {}
 
   async report(processed: SolicitacaoLoteRow[]): Promise<void> {
-    const ids = [...new Set(processed.map((p) => p.loteCobVId))];
+    // Batches by tenant key `{recebedorId}/{id}`: two receivers' batch 1 are two batches.
+    const ids = [...new Set(processed.map(loteKeyOf))];
     const now = Date.now();
     for (const id of ids) if (!this.started.has(id)) this.started.set(id, now);
-    const { rows } = await this.db.query<{ lote_id: string; status: string; n: string }>(
-      `SELECT lote_id, status, count(*) AS n FROM rm_lotecobv_solicitacao WHERE lote_id = ANY($1::text[]) GROUP BY lote_id, status`,
-      [ids],
-    );
+    const rows = await countSolicitacoesByStatus(this.db, ids);
     for (const id of ids) {
-      const counts = Object.fromEntries(rows.filter((r) => r.lote_id === id).map((r) => [r.status, Number(r.n)]));
+      const counts = Object.fromEntries(rows.filter((r) => r.loteKey === id).map((r) => [r.status, r.n]));
       const pending = counts.EM_PROCESSAMENTO ?? 0;
       const decided = (counts.CRIADA ?? 0) + (counts.NEGADA ?? 0);
       const seconds = ((now - this.started.get(id)!) / 1000).toFixed(1);

@@ -4,6 +4,7 @@ import {
   cobvStreamId,
   decideSolicitacaoLote,
   lotecobvStreamId,
+  tenantKey,
   type CobVEvent,
   type CobVInput,
   type LoteCobVEvent,
@@ -19,21 +20,22 @@ export interface ProcessorDeps {
   store: EventStore;
   clock: Clock;
   locations: LocationIds;
-  recebedor: Recebedor;
 }
 
 /**
  * Decides one request of a batch exactly once, whatever crashes in between: the charge event and
- * the decision event have ids derived from (batch, round, txid), so doing it again after a crash
- * appends nothing new, and a charge event already there is recognised as this request's.
- * Returns the decision event, for `recordDecisions`.
+ * the decision event have ids derived from (receiver, batch, round, txid), so doing it again after
+ * a crash appends nothing new, and a charge event already there is recognised as this request's.
+ * `recebedor` is the batch's receiver as the directory knows it now (undefined: no longer
+ * registered). Returns the decision event, for `recordDecisions`.
  */
-export async function decideSolicitacao(deps: ProcessorDeps, item: SolicitacaoLoteRow): Promise<EventToAppend> {
-  const key = `lotecobv:${item.loteCobVId}:${item.rodada}:${item.txid}`;
+export async function decideSolicitacao(deps: ProcessorDeps, recebedor: Recebedor | undefined, item: SolicitacaoLoteRow): Promise<EventToAppend> {
+  const key = `lotecobv:${tenantKey(item.recebedorId, item.loteCobVId)}:${item.rodada}:${item.txid}`;
   const chargeEventId = deterministicId(`${key}:cobv`);
+  const stream = cobvStreamId(item.recebedorId, item.txid);
   let outcome: { status: 'CRIADA' | 'NEGADA'; criacao?: string; problema?: ProblemaSolicitacao } | undefined;
   for (let attempt = 1; !outcome; attempt++) {
-    const recorded = await deps.store.readStream(cobvStreamId(item.txid));
+    const recorded = await deps.store.readStream(stream);
     const charge = recorded.reduce((s, e) => cobvDecider.evolve(s, { type: e.type, data: e.data } as CobVEvent), cobvDecider.initialState);
     if (recorded.some((e) => e.id === chargeEventId)) {
       outcome = { status: 'CRIADA', criacao: charge.exists ? charge.criacao : undefined };
@@ -47,7 +49,7 @@ export async function decideSolicitacao(deps: ProcessorDeps, item: SolicitacaoLo
         via: item.via,
         entrada: shape.value ? { input: shape.value as CobVInput } : { violacoes: shape.violacoes },
         now: deps.clock.now(),
-        recebedor: deps.recebedor,
+        recebedor,
         novaLocation: charge.exists ? { id: charge.loc.id, location: charge.loc.location } : await deps.locations.next(),
       },
       charge,
@@ -56,7 +58,7 @@ export async function decideSolicitacao(deps: ProcessorDeps, item: SolicitacaoLo
       const [event] = decision.eventos;
       try {
         const expected = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1].revision;
-        await deps.store.appendToStream(cobvStreamId(item.txid), [{ id: chargeEventId, type: event.type, data: event.data as unknown as Record<string, unknown> }], expected);
+        await deps.store.appendToStream(stream, [{ id: chargeEventId, type: event.type, data: event.data as unknown as Record<string, unknown> }], expected);
       } catch (error) {
         if (error instanceof WrongExpectedRevisionError && attempt < 50) continue; // someone wrote to the charge: decide again
         throw error;
@@ -77,13 +79,14 @@ export async function decideSolicitacao(deps: ProcessorDeps, item: SolicitacaoLo
  * crash left some of them recorded already, they are appended one by one, and those already
  * there are no-ops.
  */
-export async function recordDecisions(store: EventStore, loteCobVId: string, decisions: EventToAppend[]): Promise<GlobalPosition> {
+export async function recordDecisions(store: EventStore, lote: { recebedorId: string; loteCobVId: string }, decisions: EventToAppend[]): Promise<GlobalPosition> {
+  const stream = lotecobvStreamId(lote.recebedorId, lote.loteCobVId);
   try {
-    return (await store.appendToStream(lotecobvStreamId(loteCobVId), decisions, 'any')).position;
+    return (await store.appendToStream(stream, decisions, 'any')).position;
   } catch (error) {
     if (!(error instanceof DuplicateEventIdError) && !(error instanceof WrongExpectedRevisionError)) throw error;
     let last: GlobalPosition | undefined;
-    for (const d of decisions) last = (await store.appendToStream(lotecobvStreamId(loteCobVId), [d], 'any')).position;
+    for (const d of decisions) last = (await store.appendToStream(stream, [d], 'any')).position;
     return last!;
   }
 }

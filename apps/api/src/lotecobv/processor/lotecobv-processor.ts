@@ -1,12 +1,13 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Pool } from 'pg';
+import type { Recebedor } from '@pix/domain';
 import type { EventStore } from '@pix/event-store';
-import { pendingSolicitacoes, solicitacaoLoteProjection } from '@pix/read-models';
+import { loteKeyOf, pendingSolicitacoes, solicitacaoLoteProjection, type SolicitacaoLoteRow } from '@pix/read-models';
 import type { AppConfig } from '../../config/config';
 import type { Projections } from '../../infrastructure/projections';
-import { CLOCK, CONFIG, EVENT_STORE, LOCATION_IDS, PROJECTIONS, READ_DB } from '../../infrastructure/tokens';
+import { CLOCK, CONFIG, EVENT_STORE, LOCATION_IDS, PROJECTIONS, READ_DB, RECEIVER_DIRECTORY } from '../../infrastructure/tokens';
 import { mapWithConcurrency } from '../../shared/map-with-concurrency';
-import type { Clock, LocationIds } from '../../shared/ports';
+import type { Clock, LocationIds, ReceiverDirectory } from '../../shared/ports';
 import { BatchProgressLog } from './batch-progress-log';
 import { decideSolicitacao, recordDecisions, type ProcessorDeps } from './decide-solicitacao';
 
@@ -18,6 +19,10 @@ const PER_BATCH = 100;
  * store's subscription, checkpointed): every request EM_PROCESSAMENTO is decided, batches in
  * turn so a huge batch never starves a small one. A crash loses nothing: on restart the pending
  * requests are still pending, and deciding one again appends nothing new.
+ *
+ * Each request is decided for its batch's receiver (named by the batch's stream) as the
+ * directory knows it at that moment, like PUT /cobv at the moment of the request: a charge is
+ * created with the receiver's current name and address and only on a key that is still its own.
  */
 @Injectable()
 export class LoteCobVProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -38,8 +43,9 @@ export class LoteCobVProcessor implements OnApplicationBootstrap, OnApplicationS
     @Inject(CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) clock: Clock,
     @Inject(LOCATION_IDS) locations: LocationIds,
+    @Inject(RECEIVER_DIRECTORY) private readonly directory: ReceiverDirectory,
   ) {
-    this.deps = { store, clock, locations, recebedor: config.recebedor };
+    this.deps = { store, clock, locations };
     this.progress = new BatchProgressLog(db, this.logger);
   }
 
@@ -69,10 +75,14 @@ export class LoteCobVProcessor implements OnApplicationBootstrap, OnApplicationS
           await this.idle(1000);
           continue;
         }
-        const decisions = await mapWithConcurrency(pending, this.config.loteConcurrency, (item) => decideSolicitacao(this.deps, item));
-        const byBatch = new Map<string, typeof decisions>();
-        pending.forEach((item, i) => byBatch.set(item.loteCobVId, [...(byBatch.get(item.loteCobVId) ?? []), decisions[i]]));
-        const positions = await Promise.all([...byBatch].map(([id, events]) => recordDecisions(this.store, id, events)));
+        const receivers = await this.receiversOf(pending);
+        const decisions = await mapWithConcurrency(pending, this.config.loteConcurrency, (item) => decideSolicitacao(this.deps, receivers.get(item.recebedorId), item));
+        const byBatch = new Map<string, { lote: SolicitacaoLoteRow; events: typeof decisions }>();
+        pending.forEach((item, i) => {
+          const batch = byBatch.get(loteKeyOf(item)) ?? { lote: item, events: [] };
+          byBatch.set(loteKeyOf(item), { ...batch, events: [...batch.events, decisions[i]] });
+        });
+        const positions = await Promise.all([...byBatch.values()].map(({ lote, events }) => recordDecisions(this.store, lote, events)));
         // Next round only once these decisions are in the work list, so none is taken twice.
         const last = positions.reduce((a, b) => (this.store.comparePositions(a, b) >= 0 ? a : b));
         await this.projections.waitFor([solicitacaoLoteProjection.name], last, 30_000);
@@ -82,6 +92,12 @@ export class LoteCobVProcessor implements OnApplicationBootstrap, OnApplicationS
         await this.idle(1000);
       }
     }
+  }
+
+  /** Each receiver with work this round, looked up once. */
+  private async receiversOf(pending: SolicitacaoLoteRow[]): Promise<Map<string, Recebedor | undefined>> {
+    const ids = [...new Set(pending.map((p) => p.recebedorId))];
+    return new Map(await Promise.all(ids.map(async (id) => [id, await this.directory.recebedor(id)] as const)));
   }
 
   private idle(ms: number): Promise<void> {

@@ -3,7 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Pool } from 'pg';
 import { parseLoteCobVBody } from '@pix/contracts';
 import { DomainError } from '@pix/domain';
-import { findSolicitacoesByTxid } from '@pix/read-models';
+import { existingCobVTxids, findSolicitacoesByTxid } from '@pix/read-models';
 import type { AppConfig } from '../../config/config';
 import { CONFIG, READ_DB } from '../../infrastructure/tokens';
 import { canonicalLoteId } from '../lote-id';
@@ -21,23 +21,24 @@ export class PutLoteCobVHandler implements ICommandHandler<PutLoteCobVCommand, v
   ) {}
 
   async execute(command: PutLoteCobVCommand): Promise<void> {
+    const recebedorId = command.recebedor.id;
     const id = canonicalLoteId(command.id, 'operacao');
     const { value, violacoes } = parseLoteCobVBody(command.body, { maxSolicitacoes: this.config.loteMaxSolicitacoes, forCreation: true });
     if (!value) throw new DomainError('LoteCobVOperacaoInvalida', SCHEMA_DETAIL, violacoes);
-    await this.writer.execute(id, async (state, now) => ({
+    await this.writer.execute(recebedorId, id, async (state, now) => ({
       type: 'CriarOuAlterarLote',
       id,
       descricao: value.descricao ?? '',
       solicitacoes: value.cobsv.map((c) => ({ txid: c.txid, corpo: c.corpo })),
       now,
-      txidsIndisponiveis: state.exists ? [] : await this.unavailable(id, value.cobsv.map((c) => c.txid)),
+      txidsIndisponiveis: state.exists ? [] : await this.unavailable(recebedorId, id, value.cobsv.map((c) => c.txid)),
     }));
   }
 
-  /** Charges that exist (from PUT /cobv or another batch) and requests of other batches. */
-  private async unavailable(id: string, txids: string[]): Promise<string[]> {
-    const charges = await this.db.query<{ id: string }>('SELECT id FROM rm_cobv WHERE id = ANY($1::text[])', [txids]);
-    const inOtherBatches = (await findSolicitacoesByTxid(this.db, txids)).filter((r) => r.loteCobVId !== id);
-    return [...new Set([...charges.rows.map((r) => r.id), ...inOtherBatches.map((r) => r.txid)])];
+  /** The receiver's charges that exist (from PUT /cobv or another batch) and requests of its other batches. */
+  private async unavailable(recebedorId: string, id: string, txids: string[]): Promise<string[]> {
+    const charges = await existingCobVTxids(this.db, recebedorId, txids);
+    const inOtherBatches = (await findSolicitacoesByTxid(this.db, recebedorId, txids)).filter((r) => r.loteCobVId !== id);
+    return [...new Set([...charges, ...inOtherBatches.map((r) => r.txid)])];
   }
 }

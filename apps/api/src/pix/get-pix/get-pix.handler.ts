@@ -12,8 +12,9 @@ const E2E = /^[a-zA-Z0-9]{32}$/;
 export class GetPixHandler implements IQueryHandler<GetPixQuery> {
   constructor(@Inject(READ_DB) private readonly db: Pool) {}
 
-  async execute({ e2eid }: GetPixQuery) {
-    const pix = E2E.test(e2eid) ? await findPix(this.db, e2eid) : undefined;
+  /** Another receiver's Pix (or one nobody here owns) answers 404, as a missing one does. */
+  async execute({ recebedor, e2eid }: GetPixQuery) {
+    const pix = E2E.test(e2eid) ? await findPix(this.db, recebedor.id, e2eid) : undefined;
     if (!pix) throw new DomainError('PixNaoEncontrado', 'Pix não encontrado para o e2eid informado.');
     return toOfficialPix(pix);
   }

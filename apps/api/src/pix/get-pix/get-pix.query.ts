@@ -1,4 +1,9 @@
-/** GET /pix/{e2eid}: one received Pix. */
+import type { Recebedor } from '@pix/domain';
+
+/** GET /pix/{e2eid}: one Pix received by the calling receiver. */
 export class GetPixQuery {
-  constructor(readonly e2eid: string) {}
+  constructor(
+    readonly recebedor: Recebedor,
+    readonly e2eid: string,
+  ) {}
 }

@@ -14,7 +14,7 @@ const bool = (v: unknown) => (v === 'true' ? true : v === 'false' ? false : unde
 export class ListPixHandler implements IQueryHandler<ListPixQuery> {
   constructor(@Inject(READ_DB) private readonly db: Pool) {}
 
-  async execute({ query }: ListPixQuery) {
+  async execute({ recebedor, query }: ListPixQuery) {
     const shared = ['inicio', 'fim', 'cpf', 'cnpj', 'paginacao.paginaAtual', 'paginacao.itensPorPagina'];
     const { value: f, violacoes } = parseCobVListQuery(Object.fromEntries(shared.map((p) => [p, query[p]])));
     const extra = [];
@@ -23,7 +23,7 @@ export class ListPixHandler implements IQueryHandler<ListPixQuery> {
     if (query.txid !== undefined && (typeof query.txid !== 'string' || !TXID.test(query.txid))) extra.push({ razao: 'O parâmetro txid não respeita o _schema_.', propriedade: 'txid' });
     if (!f || extra.length > 0) throw new DomainError('PixConsultaInvalida', 'Os parâmetros de consulta não respeitam o _schema_ ou não fazem sentido semanticamente.', [...violacoes, ...extra]);
     const filter = { ...f, txid: query.txid as string | undefined, txIdPresente: bool(query.txIdPresente), devolucaoPresente: bool(query.devolucaoPresente) };
-    const { rows, total } = await listPix(this.db, filter);
+    const { rows, total } = await listPix(this.db, recebedor.id, filter);
     return {
       parametros: {
         inicio: echoTimestamp(f.inicio, query.inicio),

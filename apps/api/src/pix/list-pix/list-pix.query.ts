@@ -1,4 +1,9 @@
-/** GET /pix: received Pix in a period, with the contract's filters. */
+import type { Recebedor } from '@pix/domain';
+
+/** GET /pix: Pix received by the calling receiver in a period, with the contract's filters. */
 export class ListPixQuery {
-  constructor(readonly query: Record<string, string | string[] | undefined>) {}
+  constructor(
+    readonly recebedor: Recebedor,
+    readonly query: Record<string, string | string[] | undefined>,
+  ) {}
 }

@@ -1,4 +1,9 @@
-/** DELETE /webhook/{chave}: from then on nothing more is sent for that key. */
+import type { Recebedor } from '@pix/domain';
+
+/** DELETE /webhook/{chave}: from then on nothing more is sent for that key of the calling receiver. */
 export class DeleteWebhookCommand {
-  constructor(readonly chave: string) {}
+  constructor(
+    readonly recebedor: Recebedor,
+    readonly chave: string,
+  ) {}
 }

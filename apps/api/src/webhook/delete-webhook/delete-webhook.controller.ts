@@ -1,5 +1,7 @@
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import type { Recebedor } from '@pix/domain';
+import { CurrentRecebedor, Scopes } from '../../auth/auth-context';
 import { DeleteWebhookCommand } from './delete-webhook.command';
 
 @Controller('webhook')
@@ -8,7 +10,8 @@ export class DeleteWebhookController {
 
   @Delete(':chave')
   @HttpCode(204)
-  async remove(@Param('chave') chave: string): Promise<void> {
-    await this.commands.execute(new DeleteWebhookCommand(chave));
+  @Scopes('webhook.write')
+  async remove(@CurrentRecebedor() recebedor: Recebedor, @Param('chave') chave: string): Promise<void> {
+    await this.commands.execute(new DeleteWebhookCommand(recebedor, chave));
   }
 }

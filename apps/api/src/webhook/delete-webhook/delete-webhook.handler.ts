@@ -6,7 +6,8 @@ import { DeleteWebhookCommand } from './delete-webhook.command';
 export class DeleteWebhookHandler implements ICommandHandler<DeleteWebhookCommand, void> {
   constructor(private readonly writer: WebhookWriter) {}
 
-  async execute({ chave }: DeleteWebhookCommand): Promise<void> {
-    await this.writer.execute(chave, (now) => ({ type: 'RemoverWebhook', chave, now }));
+  /** Another receiver's registration is absent to this one: 404, as the decider says. */
+  async execute({ recebedor, chave }: DeleteWebhookCommand): Promise<void> {
+    await this.writer.execute(chave, (now) => ({ type: 'RemoverWebhook', chave, now, recebedorId: recebedor.id }));
   }
 }

@@ -1,4 +1,5 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { webhookDoRecebedor } from '@pix/domain';
 import { toWebhookCompleto, WebhookWriter } from '../webhook-writer';
 import { GetWebhookQuery } from './get-webhook.query';
 
@@ -6,7 +7,8 @@ import { GetWebhookQuery } from './get-webhook.query';
 export class GetWebhookHandler implements IQueryHandler<GetWebhookQuery> {
   constructor(private readonly writer: WebhookWriter) {}
 
-  async execute({ chave }: GetWebhookQuery) {
-    return toWebhookCompleto(await this.writer.current(chave));
+  /** Another receiver's registration answers 404, exactly as no registration does. */
+  async execute({ recebedor, chave }: GetWebhookQuery) {
+    return toWebhookCompleto(webhookDoRecebedor(await this.writer.current(chave), recebedor.id));
   }
 }

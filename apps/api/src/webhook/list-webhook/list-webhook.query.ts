@@ -1,4 +1,9 @@
-/** GET /webhook: registrations, optionally by creation period, paginated. */
+import type { Recebedor } from '@pix/domain';
+
+/** GET /webhook: the calling receiver's registrations, optionally by creation period, paginated. */
 export class ListWebhookQuery {
-  constructor(readonly query: Record<string, string | string[] | undefined>) {}
+  constructor(
+    readonly recebedor: Recebedor,
+    readonly query: Record<string, string | string[] | undefined>,
+  ) {}
 }

@@ -1,6 +1,9 @@
-/** PUT /webhook/{chave}: register (or replace) the URL that receives the key's notifications. */
+import type { Recebedor } from '@pix/domain';
+
+/** PUT /webhook/{chave}: register (or replace) the URL that receives notifications for one of the calling receiver's keys. */
 export class PutWebhookCommand {
   constructor(
+    readonly recebedor: Recebedor,
     readonly chave: string,
     readonly body: unknown,
   ) {}

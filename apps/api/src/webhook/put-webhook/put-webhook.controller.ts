@@ -1,5 +1,7 @@
 import { Body, Controller, HttpCode, Param, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import type { Recebedor } from '@pix/domain';
+import { CurrentRecebedor, Scopes } from '../../auth/auth-context';
 import { PutWebhookCommand } from './put-webhook.command';
 
 /** Synchronous: answers the registration at once, or the problem. */
@@ -9,7 +11,8 @@ export class PutWebhookController {
 
   @Put(':chave')
   @HttpCode(200)
-  put(@Param('chave') chave: string, @Body() body: unknown) {
-    return this.commands.execute(new PutWebhookCommand(chave, body));
+  @Scopes('webhook.write')
+  put(@CurrentRecebedor() recebedor: Recebedor, @Param('chave') chave: string, @Body() body: unknown) {
+    return this.commands.execute(new PutWebhookCommand(recebedor, chave, body));
   }
 }

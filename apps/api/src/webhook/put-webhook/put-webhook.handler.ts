@@ -15,7 +15,7 @@ export class PutWebhookHandler implements ICommandHandler<PutWebhookCommand> {
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async execute({ chave, body }: PutWebhookCommand) {
+  async execute({ recebedor, chave, body }: PutWebhookCommand) {
     const { value, violacoes } = parseWebhookBody(body);
     if (!value) throw new DomainError('WebhookOperacaoInvalida', 'A requisição que busca configurar o webhook não respeita o _schema_.', violacoes);
     // Where the URL leads is only known by resolving it: checked here, and again at each delivery.
@@ -29,7 +29,9 @@ export class PutWebhookHandler implements ICommandHandler<PutWebhookCommand> {
       chave,
       webhookUrl: value.webhookUrl,
       now,
-      chavesDoRecebedor: this.config.recebedor.chaves,
+      // A key that is not this receiver's (another's, or nobody's) is refused by the decider.
+      recebedorId: recebedor.id,
+      chavesDoRecebedor: recebedor.chaves,
       politica: { permitirHttp: this.config.mode === 'local' },
     }));
     return toWebhookCompleto(state);

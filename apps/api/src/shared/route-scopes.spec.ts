@@ -1,0 +1,65 @@
+import 'reflect-metadata';
+import { RequestMethod, type Type } from '@nestjs/common';
+import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { loadRawOfficialSpec } from '@pix/testing';
+import { PUBLIC_KEY, SCOPES_KEY } from '../auth/auth-context';
+import { CobVModule } from '../cobv/cobv.module';
+import { HealthController } from '../health/health.controller';
+import { LoteCobVModule } from '../lotecobv/lotecobv.module';
+import { CashInModule } from '../messaging/cash-in.module';
+import { WebhookModule } from '../webhook/webhook.module';
+
+interface Route {
+  verb: string;
+  path: string;
+  scopes?: string[];
+  public: boolean;
+}
+
+const controllersOf = (module: Type<unknown>): Type<unknown>[] => Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, module) ?? [];
+const join = (...parts: string[]) => `/${parts.flatMap((p) => p.split('/')).filter(Boolean).join('/')}`;
+
+/** Every route a controller declares, with what it says about access. */
+function routesOf(controller: Type<unknown>): Route[] {
+  const base: string = Reflect.getMetadata(PATH_METADATA, controller);
+  const classPublic = Reflect.getMetadata(PUBLIC_KEY, controller) === true;
+  const routes: Route[] = [];
+  for (let proto = controller.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto))
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      const handler = proto[name];
+      if (name === 'constructor' || typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
+      routes.push({
+        verb: RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod],
+        path: join(base, Reflect.getMetadata(PATH_METADATA, handler)),
+        scopes: Reflect.getMetadata(SCOPES_KEY, handler),
+        public: classPublic || Reflect.getMetadata(PUBLIC_KEY, handler) === true,
+      });
+    }
+  return routes;
+}
+
+const cashIn = CashInModule.forRoot(true);
+const controllers = [...[CobVModule, LoteCobVModule, WebhookModule].flatMap(controllersOf), ...(cashIn.controllers ?? []), HealthController];
+const routes = controllers.flatMap(routesOf);
+/** Routes outside the contract, served only in local mode or for operators: open without a token. */
+const isOperatorRoute = (r: Route) => /^\/(health|sandbox|notifier)(\/|$)/.test(r.path);
+
+describe('every route declares its access', () => {
+  const spec = loadRawOfficialSpec();
+
+  it('finds the routes of every module (the check below is not vacuous)', () => {
+    expect(routes.filter((r) => !isOperatorRoute(r)).length).toBe(14);
+    expect(routes.filter(isOperatorRoute).map((r) => r.path)).toEqual(expect.arrayContaining(['/health', '/sandbox/cash-in', '/notifier/stats']));
+  });
+
+  it.each(routes.filter((r) => !isOperatorRoute(r)).map((r) => [`${r.verb} ${r.path}`, r] as const))('%s requires exactly the scopes of the official security block', (_name, route) => {
+    const operation = spec.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.verb.toLowerCase()] as { security?: Record<string, string[]>[] } | undefined;
+    expect(operation).toBeDefined();
+    expect(route.public).toBe(false);
+    expect(route.scopes).toEqual(operation!.security!.flatMap((s) => s.OAuth2 ?? []));
+  });
+
+  it.each(routes.filter(isOperatorRoute).map((r) => [`${r.verb} ${r.path}`, r] as const))('%s is public and asks for no scope', (_name, route) => {
+    expect({ public: route.public, scopes: route.scopes }).toEqual({ public: true, scopes: undefined });
+  });
+});
