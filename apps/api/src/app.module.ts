@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
+import { AccessModule } from './access/access.module';
 import { AuthGuard } from './auth/auth.guard';
 import { CobVModule } from './cobv/cobv.module';
 import { HealthController } from './health/health.controller';
@@ -15,7 +16,7 @@ export class AppModule {
   static forRoot(options: InfrastructureOptions): DynamicModule {
     return {
       module: AppModule,
-      imports: [CqrsModule.forRoot(), InfrastructureModule.forRoot(options), CobVModule, LoteCobVModule, WebhookModule, CashInModule.forRoot(options.config.mode === 'local')],
+      imports: [CqrsModule.forRoot(), InfrastructureModule.forRoot(options), AccessModule, CobVModule, LoteCobVModule, WebhookModule, CashInModule.forRoot(options.config.mode === 'local')],
       controllers: [HealthController],
       // Guards run in this order: the rate limit needs the client the auth guard established.
       providers: [{ provide: APP_GUARD, useClass: AuthGuard }, RateLimits, { provide: APP_GUARD, useClass: RateLimitGuard }],

@@ -28,9 +28,8 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
     // A URL the router cannot decode still gets a problem body, never Fastify's own JSON.
     frameworkErrors: (error: Error, request: any, reply: any) => sendProblem(Object.assign(error, { statusCode: 400 }), request, reply, new Logger('HTTP')),
   });
-  const logLevels = ['error', 'warn', 'log', ...(config.logLevel === 'debug' ? (['debug'] as const) : [])].filter(
-    (l) => config.logLevel !== 'error' || l === 'error',
-  ) as ('error' | 'warn' | 'log' | 'debug')[];
+  const levels = ['error', 'warn', 'log', 'debug'] as const;
+  const logLevels = levels.slice(0, { error: 1, warn: 2, info: 3, debug: 4 }[config.logLevel]);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
     // Colour codes only for a terminal: log files and collectors get plain text.
     logger: new CorrelatedLogger({ logLevels, colors: Boolean(process.stdout.isTTY) }),
@@ -39,6 +38,7 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
   });
   app.setGlobalPrefix(config.basePath.replace(/^\//, ''), { exclude: [
       { path: 'health', method: RequestMethod.GET },
+      { path: 'oauth/token', method: RequestMethod.POST },
       { path: 'sandbox/{*path}', method: RequestMethod.ALL },
       { path: 'notifier/{*path}', method: RequestMethod.ALL },
     ],

@@ -1,26 +1,77 @@
-import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { AppConfig } from '../config/config';
-import { CONFIG } from '../infrastructure/tokens';
-import { PIX_SCOPES, PUBLIC_KEY, type AuthContext } from './auth-context';
+import { DomainError } from '@pix/domain';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AccessDirectory } from '../access/access-directory';
+import type { TokenSigner } from '../access/token/token-signer';
+import { ACCESS_DIRECTORY, CLOCK, TOKEN_SIGNER } from '../infrastructure/tokens';
+import type { Clock } from '../shared/ports';
+import { PUBLIC_KEY, SCOPES_KEY, type AuthContext } from './auth-context';
+import { clientCertificateThumbprint } from './client-certificate';
+import { UnauthorizedError } from './unauthorized';
+
+const REALM = 'Bearer realm="pix"';
 
 /**
- * TEMPORARY: admits every request as the configured local receiver with every scope, so the
- * tenant plumbing can be built first. The token-verifying guard replaces this body.
+ * Every route is @Public or names its @Scopes; a route with neither is refused (fail closed).
+ * A scoped route needs a valid bearer token (RFC 6750) of an enabled client at its current
+ * secret generation, bound to this connection's certificate when the token says so (RFC 8705),
+ * carrying every scope the route names. Client and receiver come from the cached directory.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
+  private readonly logger = new Logger('Auth');
+
   constructor(
     private readonly reflector: Reflector,
-    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(ACCESS_DIRECTORY) private readonly directory: AccessDirectory,
+    @Inject(TOKEN_SIGNER) private readonly signer: TokenSigner,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
-    const request = context.switchToHttp().getRequest();
-    const auth: AuthContext = { clientId: 'local', recebedor: this.config.recebedor, scopes: new Set(PIX_SCOPES) };
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const required = this.reflector.getAllAndOverride<string[] | undefined>(SCOPES_KEY, targets);
+    if (!required) {
+      this.logger.error(`${request.method} ${request.routeOptions.url ?? request.url} has neither @Scopes nor @Public: refused`);
+      throw new DomainError('AcessoNegado', 'Esta rota não tem política de acesso configurada.');
+    }
+
+    const token = bearerToken(request.headers.authorization);
+    if (token === undefined) throw new UnauthorizedError('Token de acesso ausente: envie Authorization: Bearer <token> obtido em POST /oauth/token.', REALM);
+    const auth = await this.authenticate(token, request);
+    if (typeof auth === 'string') throw new UnauthorizedError(auth, `${REALM}, error="invalid_token"`);
+    const missing = required.filter((s) => !auth.scopes.has(s));
+    if (missing.length > 0) {
+      void reply.header('www-authenticate', `${REALM}, error="insufficient_scope", scope="${required.join(' ')}"`);
+      throw new DomainError('AcessoNegado', `O token de acesso não tem o(s) escopo(s) exigido(s): ${missing.join(' ')}.`);
+    }
     (request as { auth?: AuthContext }).auth = auth;
     return true;
   }
+
+  /** The caller, or why the token is refused. */
+  private async authenticate(token: string, request: FastifyRequest): Promise<AuthContext | string> {
+    const verified = await this.signer.verify(token, this.clock.now());
+    if (!verified.ok) return verified.reason;
+    const { claims } = verified;
+    const bound = claims.cnf?.['x5t#S256'];
+    if (bound !== undefined && bound !== clientCertificateThumbprint(request.raw)) return 'O token está vinculado a um certificado de cliente que não é o desta conexão.';
+    const client = await this.directory.client(claims.sub);
+    if (!client || client.recebedorId !== claims.rid) return 'O cliente deste token não existe.';
+    if (!client.enabled) return 'O cliente deste token foi desativado.';
+    if (client.generation !== claims.gen) return 'O segredo do cliente foi trocado depois da emissão deste token.';
+    const recebedor = await this.directory.recebedor(claims.rid);
+    if (!recebedor) return 'O recebedor deste token não está cadastrado.';
+    return { clientId: client.clientId, recebedor, scopes: new Set(claims.scope.split(' ')) };
+  }
+}
+
+function bearerToken(header: string | undefined): string | undefined {
+  const match = header === undefined ? null : /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+  return match?.[1];
 }

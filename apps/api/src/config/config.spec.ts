@@ -10,13 +10,29 @@ describe('configuration', () => {
   it('reports every bad value at once, with a message each', () => {
     let error: ConfigError | undefined;
     try {
-      loadConfig({ MODE: 'production', PORT: 'eighty', RECEIVER_CNPJ: '11222333000180', RECEIVER_PIX_KEYS: 'nope', LOG_LEVEL: 'loud', MAX_BODY_BYTES: 'big' });
+      loadConfig({ MODE: 'production', PORT: 'eighty', LOG_LEVEL: 'loud', MAX_BODY_BYTES: 'big', AUTH_TOKEN_KEY: 'short' });
     } catch (e) {
       error = e as ConfigError;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const text = error!.problems.join('\n');
-    for (const name of ['PORT', 'DATABASE_URL', 'RECEIVER_CNPJ', 'RECEIVER_PIX_KEYS', 'LOG_LEVEL', 'RECEIVER_NAME', 'MAX_BODY_BYTES']) expect(text).toContain(name);
+    for (const name of ['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'MAX_BODY_BYTES', 'AUTH_TOKEN_KEY']) expect(text).toContain(name);
+  });
+
+  it('takes no receiver from the environment in production: receivers come from `npm run admin`', () => {
+    const c = loadConfig({ MODE: 'production', DATABASE_URL: 'postgres://db/pix', AUTH_TOKEN_KEY: 'ab'.repeat(32), RECEIVER_CNPJ: '56989000019563', RECEIVER_PIX_KEYS: 'loja@example.com' });
+    expect(c.recebedor).toBeUndefined();
+  });
+
+  it('checks the local receiver (LOCAL_*) in local mode', () => {
+    let error: ConfigError | undefined;
+    try {
+      loadConfig({ LOCAL_RECEIVER_CNPJ: '56989000019564', LOCAL_PIX_KEY: 'Not A Key', LOCAL_RECEIVER_UF: 'sp' });
+    } catch (e) {
+      error = e as ConfigError;
+    }
+    const text = error!.problems.join('\n');
+    for (const name of ['LOCAL_RECEIVER_CNPJ', 'LOCAL_PIX_KEY', 'LOCAL_RECEIVER_UF']) expect(text).toContain(name);
   });
 
   it('accepts LOCAL_* overrides', () => {

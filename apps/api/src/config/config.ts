@@ -21,7 +21,8 @@ export interface AppConfig {
   loteMaxSolicitacoes: number;
   /** Batch requests decided at the same time. */
   loteConcurrency: number;
-  recebedor: Recebedor;
+  /** Local mode's receiver (LOCAL_*), seeded at start-up; production receivers come from `npm run admin`. */
+  recebedor?: Recebedor;
   /** Kafka for cash-ins; without it, local mode uses the in-process transport. */
   kafkaBrokers: string[];
   /** Webhook delivery (the notifier runs in this process in local mode). */
@@ -104,7 +105,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const maxBodyBytes = int('MAX_BODY_BYTES', 4 * 1_048_576, 1024, 64 * 1_048_576);
   const loteMaxSolicitacoes = int('LOTECOBV_MAX_REQUESTS', 1000, 1, 100_000);
   const loteConcurrency = int('LOTECOBV_CONCURRENCY', 8, 1, 256);
-  const recebedor = loadRecebedor(env, local, problems);
+  const recebedor = local ? loadLocalRecebedor(env, problems) : undefined;
   const kafkaBrokers = (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
   for (const b of kafkaBrokers) if (!/^[A-Za-z0-9.-]+:\d+$/.test(b)) problems.push(`KAFKA_BROKERS: "${b}" is not host:port`);
   const delivery = loadDeliverySettings(env, problems);
@@ -180,23 +181,20 @@ function loadTls(env: Record<string, string | undefined>, local: boolean, proble
   return { certFile: certFile ?? '', keyFile: keyFile ?? '', clientCaFile };
 }
 
-/** Local mode: LOCAL_* with sandbox defaults. Production: RECEIVER_*, all required. */
-function loadRecebedor(env: Record<string, string | undefined>, local: boolean, problems: string[]): Recebedor {
-  const prefix = local ? 'LOCAL_RECEIVER_' : 'RECEIVER_';
+/** Local mode's receiver: LOCAL_* with sandbox defaults. */
+function loadLocalRecebedor(env: Record<string, string | undefined>, problems: string[]): Recebedor {
   const get = (key: keyof typeof LOCAL_RECEIVER_DEFAULTS) => {
-    const name = key === 'PIX_KEY' ? (local ? 'LOCAL_PIX_KEY' : 'RECEIVER_PIX_KEYS') : `${prefix}${key}`;
-    const value = env[name] ?? (local ? LOCAL_RECEIVER_DEFAULTS[key] : undefined);
-    if (!value) problems.push(`${name} is required in production mode`);
-    return { name, value: value ?? '' };
+    const name = key === 'PIX_KEY' ? 'LOCAL_PIX_KEY' : `LOCAL_RECEIVER_${key}`;
+    return { name, value: env[name] || LOCAL_RECEIVER_DEFAULTS[key] };
   };
   const doc = get('CNPJ');
   const digits = doc.value.replace(/[.\-/]/g, '');
   const isCpf = /^\d{11}$/.test(digits);
-  if (doc.value && !(isCpf ? isValidCpf(digits) : isValidCnpj(digits))) problems.push(`${doc.name} must be a valid CNPJ (or CPF) with check digits, got "${doc.value}"`);
+  if (!(isCpf ? isValidCpf(digits) : isValidCnpj(digits))) problems.push(`${doc.name} must be a valid CNPJ (or CPF) with check digits, got "${doc.value}"`);
   const uf = get('UF');
-  if (uf.value && !/^[A-Z]{2}$/.test(uf.value)) problems.push(`${uf.name} must be two capital letters, got "${uf.value}"`);
+  if (!/^[A-Z]{2}$/.test(uf.value)) problems.push(`${uf.name} must be two capital letters, got "${uf.value}"`);
   const cep = get('CEP');
-  if (cep.value && !/^\d{8}$/.test(cep.value)) problems.push(`${cep.name} must be 8 digits, got "${cep.value}"`);
+  if (!/^\d{8}$/.test(cep.value)) problems.push(`${cep.name} must be 8 digits, got "${cep.value}"`);
   const keys = get('PIX_KEY');
   const chaves = keys.value.split(',').map((k) => k.trim()).filter(Boolean);
   for (const k of chaves) if (pixKeyType(k) === null) problems.push(`${keys.name}: "${k}" is not a valid Pix key (CPF, CNPJ, e-mail, +55 phone or EVP)`);

@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { buildProblema, type Problema, type TipoErro } from '@pix/contracts';
 import { isDomainError } from '@pix/domain';
+import { UnauthorizedError } from '../auth/unauthorized';
 import { TooManyRequestsError } from './too-many-requests';
 
 /**
@@ -13,6 +14,11 @@ export function toProblem(error: unknown, correlationId: string): { status: numb
     const detail = `Limite de requisições excedido; tente novamente em ${error.retryAfterSeconds} s.`;
     const body = { type: 'about:blank', title: 'Too Many Requests', status: 429, detail, correlationId };
     return { status: 429, body, unexpected: false, headers: { 'retry-after': String(error.retryAfterSeconds) } };
+  }
+  // Nor for 401 (no or unusable bearer token): about:blank too, with the RFC 6750 challenge.
+  if (error instanceof UnauthorizedError) {
+    const body = { type: 'about:blank', title: 'Unauthorized', status: 401, detail: error.detail, correlationId };
+    return { status: 401, body, unexpected: false, headers: { 'www-authenticate': error.challenge } };
   }
   if (isDomainError(error)) {
     const body = buildProblema(error.kind as TipoErro, { detail: error.detail, correlationId, violacoes: error.violacoes });

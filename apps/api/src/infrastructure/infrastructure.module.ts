@@ -5,8 +5,10 @@ import type { AppConfig } from '../config/config';
 import { systemClock, type Clock } from '../shared/ports';
 import { SequenceLocationIds } from './location-ids';
 import { Projections } from './projections';
-import { ConfigReceiverDirectory } from './config-receiver-directory';
-import { CLOCK, PROJECTIONS, CONFIG, EVENT_STORE, LOCATION_IDS, READ_DB, RECEIVER_DIRECTORY } from './tokens';
+import { AccessDirectory } from '../access/access-directory';
+import { resolveTokenKey } from '../access/token/token-key';
+import { TokenSigner } from '../access/token/token-signer';
+import { ACCESS_DIRECTORY, CLOCK, PROJECTIONS, CONFIG, EVENT_STORE, LOCATION_IDS, READ_DB, RECEIVER_DIRECTORY, TOKEN_SIGNER } from './tokens';
 
 export interface InfrastructureOptions {
   config: AppConfig;
@@ -52,9 +54,12 @@ export class InfrastructureModule implements OnApplicationBootstrap, OnApplicati
         },
         { provide: LOCATION_IDS, inject: [READ_DB], useFactory: (pool: Pool) => SequenceLocationIds.create(pool, config.locationHost) },
         { provide: PROJECTIONS, inject: [EVENT_STORE, READ_DB], useFactory: (store: EventStore, pool: Pool) => new Projections(store, pool) },
-        { provide: RECEIVER_DIRECTORY, useFactory: () => new ConfigReceiverDirectory(config.recebedor) },
+        // Receivers, keys and clients from their streams, cached for AUTH_CACHE_MS.
+        { provide: ACCESS_DIRECTORY, inject: [EVENT_STORE], useFactory: (store: EventStore) => new AccessDirectory(store, config.auth.directoryCacheMs) },
+        { provide: RECEIVER_DIRECTORY, useExisting: ACCESS_DIRECTORY },
+        { provide: TOKEN_SIGNER, useFactory: () => new TokenSigner(resolveTokenKey(config)) },
       ],
-      exports: [CONFIG, CLOCK, READ_DB, EVENT_STORE, LOCATION_IDS, PROJECTIONS, RECEIVER_DIRECTORY],
+      exports: [CONFIG, CLOCK, READ_DB, EVENT_STORE, LOCATION_IDS, PROJECTIONS, RECEIVER_DIRECTORY, ACCESS_DIRECTORY, TOKEN_SIGNER],
     };
   }
 

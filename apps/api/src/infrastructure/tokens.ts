@@ -7,3 +7,6 @@ export const LOCATION_IDS = Symbol('LocationIds');
 export const PROJECTIONS = Symbol('Projections');
 export const CASH_IN_PUBLISHER = Symbol('CashInPublisher');
 export const RECEIVER_DIRECTORY = Symbol('ReceiverDirectory');
+/** The same AccessDirectory as RECEIVER_DIRECTORY, with clients (for the guard and the token endpoint). */
+export const ACCESS_DIRECTORY = Symbol('AccessDirectory');
+export const TOKEN_SIGNER = Symbol('TokenSigner');

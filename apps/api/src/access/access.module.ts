@@ -1,0 +1,52 @@
+import { Inject, Logger, Module, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { EventStore } from '@pix/event-store';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppConfig } from '../config/config';
+import { CLOCK, CONFIG, EVENT_STORE } from '../infrastructure/tokens';
+import type { Clock } from '../shared/ports';
+import { seedLocalAccess } from './local-seed';
+import { IssueTokenHandler } from './token/issue-token.handler';
+import { TOKEN_PATH, TokenController } from './token/token.controller';
+import { parseForm } from './token/token-request';
+
+/** OAuth2 token endpoint, and local mode's seeded receiver and client. */
+@Module({
+  controllers: [TokenController],
+  providers: [IssueTokenHandler],
+})
+export class AccessModule implements OnModuleInit, OnApplicationBootstrap {
+  private readonly logger = new Logger('Access');
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /**
+   * RFC 6749 token requests are forms, and the rest of the API is JSON only: the form parser
+   * answers 415 (as if absent) on every route but the token endpoint.
+   */
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
+      if (request.routeOptions.url !== TOKEN_PATH) {
+        done(Object.assign(new Error(`Unsupported Media Type: application/x-www-form-urlencoded`), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), undefined);
+        return;
+      }
+      done(null, parseForm(body.toString()));
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const local = this.config.recebedor;
+    if (this.config.mode !== 'local' || !local) return;
+    const changes = await seedLocalAccess(
+      { store: this.store, now: () => this.clock.now() },
+      { recebedor: local, clientId: this.config.auth.localClientId, clientSecret: this.config.auth.localClientSecret },
+    );
+    for (const change of changes) this.logger.log(`local mode: ${change}`);
+  }
+}

@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import {
+  chaveDecider,
+  clienteDecider,
+  DomainError,
+  PIX_SCOPES,
+  recebedorDecider,
+  type DadosRecebedor,
+  type PixScope,
+  type Recebedor,
+} from '@pix/domain';
+import { deterministicId } from '../../shared/deterministic-id';
+import { CLIENT_INDEX_STREAM, loadChave, loadCliente, loadRecebedor, onChave, onCliente, onRecebedor, RECEIVER_INDEX_STREAM, type AccessContext } from '../access-streams';
+import { generateSecret, hashSecret } from '../secrets';
+
+/**
+ * The operator's use cases on receivers, keys and clients, as plain functions over the event
+ * store: the admin command runs them, local start-up seeds with them, tests call them directly.
+ * Each throws a typed DomainError and writes nothing when refused.
+ */
+
+export async function createReceiver(ctx: AccessContext, recebedorId: string, dados: DadosRecebedor): Promise<Recebedor> {
+  // Validate before indexing, so a refused receiver leaves no trace.
+  recebedorDecider.decide({ type: 'CadastrarRecebedor', recebedorId, dados, now: new Date() }, recebedorDecider.initialState);
+  await index(ctx, RECEIVER_INDEX_STREAM, 'RecebedorIndexado', { recebedorId });
+  const { state } = await onRecebedor(ctx, recebedorId, (now) => ({ type: 'CadastrarRecebedor', recebedorId, dados, now }));
+  return toRecebedor(state)!;
+}
+
+export async function updateReceiver(ctx: AccessContext, recebedorId: string, dados: DadosRecebedor): Promise<Recebedor> {
+  const { state } = await onRecebedor(ctx, recebedorId, (now) => ({ type: 'AtualizarRecebedor', recebedorId, dados, now }));
+  return toRecebedor(state)!;
+}
+
+/**
+ * Claims the key (at most one receiver holds it), then lists it on the receiver. Run again after
+ * a crash between the two, it finishes the job.
+ */
+export async function addKey(ctx: AccessContext, recebedorId: string, chave: string): Promise<Recebedor> {
+  if (!(await loadRecebedor(ctx.store, recebedorId)).exists) throw new DomainError('RecebedorNaoEncontrado', `There is no receiver "${recebedorId}".`);
+  await onChave(ctx, chave, (now) => ({ type: 'ReivindicarChave', chave, recebedorId, now }));
+  const { state } = await onRecebedor(ctx, recebedorId, (now) => ({ type: 'VincularChave', recebedorId, chave, now }));
+  return toRecebedor(state)!;
+}
+
+/** Unlists the key from the receiver, then releases the claim so another receiver may take it. */
+export async function removeKey(ctx: AccessContext, recebedorId: string, chave: string): Promise<Recebedor> {
+  const receiver = await loadRecebedor(ctx.store, recebedorId);
+  if (!receiver.exists) throw new DomainError('RecebedorNaoEncontrado', `There is no receiver "${recebedorId}".`);
+  // Refuse before writing anything when the key is not this receiver's.
+  chaveDecider.decide({ type: 'LiberarChave', chave, recebedorId, now: new Date() }, await loadChave(ctx.store, chave));
+  const { state } = await onRecebedor(ctx, recebedorId, (now) => ({ type: 'DesvincularChave', recebedorId, chave, now }));
+  await onChave(ctx, chave, (now) => ({ type: 'LiberarChave', chave, recebedorId, now }));
+  return toRecebedor(state)!;
+}
+
+export interface CreatedClient {
+  clientId: string;
+  recebedorId: string;
+  scopes: PixScope[];
+  /** Shown once: only its hash is stored. */
+  secret: string;
+}
+
+export async function createClient(
+  ctx: AccessContext,
+  options: { recebedorId: string; clientId?: string; scopes?: string[]; secret?: string },
+): Promise<CreatedClient> {
+  const clientId = options.clientId ?? `${options.recebedorId}-${randomBytes(5).toString('hex')}`;
+  const secret = options.secret ?? generateSecret();
+  const secretHash = await hashSecret(secret);
+  const recebedorCadastrado = (await loadRecebedor(ctx.store, options.recebedorId)).exists;
+  // Validate before indexing, so a refused client leaves no trace.
+  clienteDecider.decide({ type: 'CriarCliente', clientId, recebedorId: options.recebedorId, recebedorCadastrado, scopes: options.scopes ?? [...PIX_SCOPES], secretHash, now: new Date() }, clienteDecider.initialState);
+  await index(ctx, CLIENT_INDEX_STREAM, 'ClienteIndexado', { clientId });
+  const { state } = await onCliente(ctx, clientId, (now) => ({
+    type: 'CriarCliente',
+    clientId,
+    recebedorId: options.recebedorId,
+    recebedorCadastrado,
+    scopes: options.scopes ?? [...PIX_SCOPES],
+    secretHash,
+    now,
+  }));
+  if (!state.exists) throw new Error('unreachable: client not created');
+  return { clientId, recebedorId: state.recebedorId, scopes: state.scopes, secret };
+}
+
+export async function rotateClientSecret(ctx: AccessContext, clientId: string, secret = generateSecret()): Promise<{ clientId: string; secret: string; generation: number }> {
+  const secretHash = await hashSecret(secret);
+  const { state } = await onCliente(ctx, clientId, (now) => ({ type: 'RotacionarSegredo', clientId, secretHash, now }));
+  return { clientId, secret, generation: state.exists ? state.generation : 0 };
+}
+
+export async function disableClient(ctx: AccessContext, clientId: string): Promise<void> {
+  await onCliente(ctx, clientId, (now) => ({ type: 'DesativarCliente', clientId, now }));
+}
+
+export async function listReceivers(ctx: AccessContext): Promise<Recebedor[]> {
+  const ids = await indexed(ctx, RECEIVER_INDEX_STREAM, 'recebedorId');
+  const all = await Promise.all(ids.map(async (id) => toRecebedor(await loadRecebedor(ctx.store, id))));
+  return all.filter((r): r is Recebedor => r !== undefined);
+}
+
+export interface ClientSummary {
+  clientId: string;
+  recebedorId: string;
+  scopes: PixScope[];
+  generation: number;
+  enabled: boolean;
+}
+
+export async function listClients(ctx: AccessContext): Promise<ClientSummary[]> {
+  const ids = await indexed(ctx, CLIENT_INDEX_STREAM, 'clientId');
+  const all = await Promise.all(ids.map((id) => loadCliente(ctx.store, id)));
+  return all.flatMap((c) => (c.exists ? [{ clientId: c.clientId, recebedorId: c.recebedorId, scopes: c.scopes, generation: c.generation, enabled: c.enabled }] : []));
+}
+
+export function toRecebedor(state: Awaited<ReturnType<typeof loadRecebedor>>): Recebedor | undefined {
+  return state.exists ? { id: state.recebedorId, ...state.dados, chaves: [...state.chaves] } : undefined;
+}
+
+/** One entry per id: the deterministic event id makes a repeated entry a no-op in the store. */
+async function index(ctx: AccessContext, stream: string, type: string, data: Record<string, string>): Promise<void> {
+  await ctx.store.appendToStream(stream, [{ id: deterministicId(`${stream}:${Object.values(data).join('/')}`), type, data }], 'any');
+}
+
+async function indexed(ctx: AccessContext, stream: string, field: string): Promise<string[]> {
+  const events = await ctx.store.readStream(stream);
+  return [...new Set(events.map((e) => String(e.data[field])))];
+}

@@ -1,0 +1,48 @@
+import { errors, jwtVerify, SignJWT } from 'jose';
+import { randomUUID } from 'node:crypto';
+
+/** The claims of our access tokens (a JWT, RFC 9068 profile, HS256). */
+export interface AccessClaims {
+  /** The client id. */
+  sub: string;
+  /** The receiver (tenant) the client acts for. */
+  rid: string;
+  /** Space-separated granted scopes. */
+  scope: string;
+  /** The client's secret generation when issued: a rotated secret retires older tokens. */
+  gen: number;
+  iat: number;
+  exp: number;
+  jti: string;
+  /** RFC 8705: the thumbprint of the client certificate the token is bound to. */
+  cnf?: { 'x5t#S256': string };
+}
+
+const TYP = 'at+jwt';
+
+export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; reason: string };
+
+/** Signs and verifies access tokens with one shared HMAC key. */
+export class TokenSigner {
+  constructor(private readonly key: Uint8Array) {}
+
+  async sign(claims: Omit<AccessClaims, 'iat' | 'exp' | 'jti'>, now: Date, ttlSeconds: number): Promise<{ token: string; claims: AccessClaims }> {
+    const iat = Math.floor(now.getTime() / 1000);
+    const full: AccessClaims = { ...claims, iat, exp: iat + ttlSeconds, jti: randomUUID() };
+    const token = await new SignJWT({ ...full }).setProtectedHeader({ alg: 'HS256', typ: TYP }).sign(this.key);
+    return { token, claims: full };
+  }
+
+  /** Signature, algorithm, type and expiry checked against `now`; the claims' shape too. */
+  async verify(token: string, now: Date): Promise<VerifyResult> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], typ: TYP, currentDate: now, requiredClaims: ['sub', 'exp', 'iat'] });
+      const p = payload as Partial<AccessClaims>;
+      if (typeof p.rid !== 'string' || typeof p.scope !== 'string' || !Number.isInteger(p.gen)) return { ok: false, reason: 'The access token lacks required claims.' };
+      return { ok: true, claims: payload as unknown as AccessClaims };
+    } catch (error) {
+      if (error instanceof errors.JWTExpired) return { ok: false, reason: 'The access token expired.' };
+      return { ok: false, reason: 'The access token is invalid.' };
+    }
+  }
+}
