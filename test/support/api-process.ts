@@ -2,11 +2,64 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { Pool } from 'pg';
+import { PostgresEventStore } from '@pix/event-store';
+import type { DadosRecebedor } from '@pix/domain';
+import { addKey, createClient, createReceiver } from '../../apps/api/src/access/admin/operations';
+import { loadCliente } from '../../apps/api/src/access/access-streams';
 
 const root = path.resolve(__dirname, '../..');
 
 /** The token-signing key production-mode test processes share, so a test can mint tokens too. */
 export const TEST_TOKEN_KEY = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
+
+/** The receiver production-mode tests register (through the admin functions) before starting the API. */
+export const TEST_RECEIVER: DadosRecebedor & { id: string } = {
+  id: 'empresa',
+  nome: 'Empresa de Logística SA',
+  cnpj: '56989000019563',
+  logradouro: 'Rua 15 Numero 1200',
+  cidade: 'São Paulo',
+  uf: 'SP',
+  cep: '70800100',
+};
+export const TEST_PIX_KEY = '5f84a4c5-c5cb-4599-9f13-7eb4d419dacc';
+/** Its OAuth2 client, with every scope. */
+export const TEST_CLIENT = { clientId: 'e2e-client', secret: 'e2e-client-secret-not-for-production' };
+
+/**
+ * Registers a receiver with its keys and a client in the database, as `npm run admin` would;
+ * idempotent, so a test restarting a process on the same database may call it again.
+ */
+export async function provisionAccess(
+  databaseUrl: string,
+  options: { receiver?: DadosRecebedor & { id: string }; chaves?: string[]; client?: { clientId: string; secret: string; scopes?: string[] } } = {},
+): Promise<void> {
+  const { id, ...dados } = options.receiver ?? TEST_RECEIVER;
+  const client: { clientId: string; secret: string; scopes?: string[] } = options.client ?? TEST_CLIENT;
+  const pool = new Pool({ connectionString: databaseUrl, max: 2 });
+  pool.on('error', () => undefined);
+  const store = await PostgresEventStore.create({ pool, listen: false });
+  try {
+    const ctx = { store };
+    await createReceiver(ctx, id, dados);
+    for (const chave of options.chaves ?? [TEST_PIX_KEY]) await addKey(ctx, id, chave);
+    if (!(await loadCliente(store, client.clientId)).exists) await createClient(ctx, { recebedorId: id, clientId: client.clientId, secret: client.secret, scopes: client.scopes });
+  } finally {
+    await store.close();
+    await pool.end();
+  }
+}
+
+/** POST {origin}/oauth/token with HTTP Basic: the access token, or an error saying why not. */
+export async function fetchToken(origin: string, clientId: string, secret: string, scope?: string): Promise<string> {
+  const form = new URLSearchParams({ grant_type: 'client_credentials', ...(scope !== undefined ? { scope } : {}) });
+  const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64');
+  const r = await fetch(`${origin}/oauth/token`, { method: 'POST', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+  const text = await r.text();
+  if (r.status !== 200) throw new Error(`POST /oauth/token for ${clientId} answered ${r.status}: ${text}`);
+  return (JSON.parse(text) as { access_token: string }).access_token;
+}
 
 /** The compiled app, built once if `npm test` has not built it already. */
 export function ensureBuilt(): void {
@@ -28,14 +81,24 @@ export function freePort(): Promise<number> {
 
 export interface ApiProcess {
   base: string;
+  /** A bearer token of the test client (every scope), fetched once the process is up. */
+  token: string;
+  /** `{ authorization: 'Bearer …' }` plus `extra`, for fetch calls to the API. */
+  headers(extra?: Record<string, string>): Record<string, string>;
   child: ChildProcess;
   output(): string;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** The API as a separate production-mode process, so a test can kill -9 it. */
+/**
+ * The API as a separate production-mode process, so a test can kill -9 it. The test receiver
+ * and client are registered first; `RECEIVER_PIX_KEYS` in `env` (comma-separated) names the
+ * receiver's keys (registered, not passed on: the app takes receivers only from the admin).
+ */
 export async function startApiProcess(databaseUrl: string, port: number, env: Record<string, string> = {}): Promise<ApiProcess> {
   ensureBuilt();
+  const { RECEIVER_PIX_KEYS: keys, ...appEnv } = env;
+  await provisionAccess(databaseUrl, { chaves: (keys ?? TEST_PIX_KEY).split(',') });
   const child = spawn(process.execPath, [path.join(root, 'tools/launch.js'), 'apps/api/src/main.js'], {
     cwd: root,
     env: {
@@ -45,16 +108,9 @@ export async function startApiProcess(databaseUrl: string, port: number, env: Re
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       HOST: '127.0.0.1',
-      RECEIVER_NAME: 'Empresa de Logística SA',
-      RECEIVER_CNPJ: '56989000019563',
-      RECEIVER_STREET: 'Rua 15 Numero 1200',
-      RECEIVER_CITY: 'São Paulo',
-      RECEIVER_UF: 'SP',
-      RECEIVER_CEP: '70800100',
-      RECEIVER_PIX_KEYS: '5f84a4c5-c5cb-4599-9f13-7eb4d419dacc',
       // Test receivers listen on 127.0.0.1, which production mode otherwise refuses.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      ...env,
+      ...appEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -75,8 +131,17 @@ export async function startApiProcess(databaseUrl: string, port: number, env: Re
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  let token: string;
+  try {
+    token = await fetchToken(base, TEST_CLIENT.clientId, TEST_CLIENT.secret);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${(error as Error).message}\n${out}`);
+  }
   return {
     base: `${base}/v2`,
+    token,
+    headers: (extra = {}) => ({ authorization: `Bearer ${token}`, ...extra }),
     child,
     output: () => out,
     kill: (signal = 'SIGKILL') =>
