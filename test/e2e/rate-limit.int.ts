@@ -1,9 +1,13 @@
+import { LOCAL_RECEBEDOR_ID } from '@pix/domain';
+import type { EventStore } from '@pix/event-store';
+import { createClient } from '../../apps/api/src/access/admin/operations';
+import { EVENT_STORE } from '../../apps/api/src/infrastructure/tokens';
 import { newTxid, startApi, type RunningApi } from '../support/api-harness';
 
 // A real API with a tiny limit (2 per second, bursts of 3). Requests go out with fetch, not the
 // harness's validating client: 429 is not in the official contract (its body is RFC 7807's
-// about:blank). All requests come from 127.0.0.1; before the real auth guard they are charged
-// to its one client, after it (no token here) to the address: either way one bucket.
+// about:blank). Every request comes from 127.0.0.1: without a token they share that address's
+// bucket; with one, each client has its own.
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -46,6 +50,24 @@ describe('rate limits', () => {
   it('limits the token endpoint (unauthenticated floods) by address too', async () => {
     const answers = await burst(8, () => fetch(`${api.baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
     expect(answers.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('limits each client on its own: another client, and the address, are unaffected', async () => {
+    const other = await createClient({ store: api.app.get<symbol, EventStore>(EVENT_STORE) }, { recebedorId: LOCAL_RECEBEDOR_ID, clientId: 'rate-other', secret: 'rate-other-secret' });
+    // Two token requests spend two of the address's three tokens; wait for them to come back.
+    const [mine, theirs] = [await api.tokenFor(), await api.tokenFor({ clientId: other.clientId, secret: other.secret })];
+    await sleep(1600);
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+    const answers = await burst(8, () => get(`/v2/cobv/${newTxid('m')}`, bearer(mine)));
+    const limited = answers.filter((r) => r.status === 429);
+    expect(answers.length - limited.length).toBeGreaterThanOrEqual(3);
+    expect(answers.length - limited.length).toBeLessThanOrEqual(4);
+    expect(answers.filter((r) => r.status !== 429).map((r) => r.status)).toEqual(Array(answers.length - limited.length).fill(404));
+    expect(await limited[0].json()).toMatchObject({ type: 'about:blank', status: 429 });
+    // Same address, other client: its own full bucket.
+    expect((await burst(3, () => get(`/v2/cobv/${newTxid('o')}`, bearer(theirs)))).map((r) => r.status)).toEqual([404, 404, 404]);
+    // The first client's requests did not spend the address's tokens either.
+    expect((await burst(3, () => get(`/v2/cobv/${newTxid('u')}`))).map((r) => r.status)).toEqual([401, 401, 401]);
   });
 
   it('never limits /health', async () => {

@@ -1,7 +1,7 @@
 import type { ExecutionContext } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config/config';
-import { addressKey, chargeAddress, RateLimitGuard, RateLimits } from './rate-limit';
+import { addressKey, installAddressRateLimit, RateLimitGuard, RateLimits } from './rate-limit';
 import { TooManyRequestsError } from './too-many-requests';
 
 describe('rate-limit keys', () => {
@@ -20,28 +20,66 @@ describe('rate-limit keys', () => {
   });
 });
 
+describe('address limit (Fastify hooks)', () => {
+  let app: FastifyInstance;
+  beforeEach(async () => {
+    app = Fastify();
+    installAddressRateLimit(app, new RateLimits({ rateLimit: { perSecond: 1, burst: 2 } } as AppConfig));
+    // Stands in for the auth guard: "Bearer good" authenticates.
+    app.get('/v2/x', async (request, reply) => {
+      if (request.headers.authorization === 'Bearer good') (request as { auth?: object }).auth = { clientId: 'c' };
+      else reply.status(401);
+      return {};
+    });
+    app.post('/oauth/token', async () => ({}));
+    app.get('/health', async () => ({}));
+    await app.ready();
+  });
+  afterEach(() => app.close());
+  const send = (method: 'GET' | 'POST', url: string, options: { ip?: string; bearer?: string } = {}) =>
+    app.inject({ method, url, remoteAddress: options.ip ?? '198.51.100.1', headers: options.bearer ? { authorization: `Bearer ${options.bearer}` } : {} });
+  const statuses = async (n: number, fn: () => ReturnType<typeof send>) => {
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) out.push((await fn()).statusCode);
+    return out;
+  };
+
+  it('charges requests without a token at once, the token endpoint included; other addresses unaffected', async () => {
+    expect(await statuses(3, () => send('POST', '/oauth/token'))).toEqual([200, 200, 429]);
+    const refused = await send('GET', '/v2/x');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.json()).toMatchObject({ type: 'about:blank', title: 'Too Many Requests', status: 429 });
+    expect((await send('GET', '/v2/x', { ip: '198.51.100.2' })).statusCode).toBe(401);
+  });
+
+  it('never spends the address on valid tokens; bad tokens are charged after their 401', async () => {
+    expect(await statuses(10, () => send('GET', '/v2/x', { bearer: 'good' }))).toEqual(Array(10).fill(200));
+    expect(await statuses(3, () => send('GET', '/v2/x', { bearer: 'forged' }))).toEqual([401, 401, 429]);
+    // Once the address is over, even a valid token from it waits (the client limit is the guard's).
+    expect((await send('GET', '/v2/x', { bearer: 'good' })).statusCode).toBe(429);
+  });
+
+  it('never limits /health', async () => {
+    await statuses(3, () => send('GET', '/v2/x'));
+    expect(await statuses(20, () => send('GET', '/health'))).toEqual(Array(20).fill(200));
+  });
+});
+
 describe('RateLimitGuard', () => {
   const limits = new RateLimits({ rateLimit: { perSecond: 1, burst: 2 } } as AppConfig);
   const guard = new RateLimitGuard(limits);
   const context = (request: object) => ({ switchToHttp: () => ({ getRequest: () => request }) }) as unknown as ExecutionContext;
-  /** A request as it reaches the guards: address charged by the hook, client set by the auth guard. */
-  const arrive = (ip: string, clientId?: string) => {
-    const request = { ip, url: '/v2/cobv', ...(clientId ? { auth: { clientId } } : {}) } as unknown as FastifyRequest;
-    return { request, address: chargeAddress(limits, request) };
-  };
+  const authed = (clientId: string) => context({ ip: '198.51.100.1', url: '/v2/cobv', auth: { clientId } });
 
-  it('charges an authenticated request to its client (not its address): another client is unaffected', () => {
-    for (let i = 0; i < 2; i++) expect(guard.canActivate(context(arrive('198.51.100.1', 'alpha').request))).toBe(true);
-    expect(() => guard.canActivate(context(arrive('198.51.100.1', 'alpha').request))).toThrow(TooManyRequestsError);
-    // Same address, other client: the address bucket was refunded each time, so beta gets its burst.
-    for (let i = 0; i < 2; i++) expect(guard.canActivate(context(arrive('198.51.100.1', 'beta').request))).toBe(true);
+  it('charges an authenticated request to its client: another client on the same address is unaffected', () => {
+    for (let i = 0; i < 2; i++) expect(guard.canActivate(authed('alpha'))).toBe(true);
+    expect(() => guard.canActivate(authed('alpha'))).toThrow(TooManyRequestsError);
+    for (let i = 0; i < 2; i++) expect(guard.canActivate(authed('beta'))).toBe(true);
   });
 
-  it('leaves unauthenticated requests charged to their address (the token endpoint included)', () => {
-    const first = arrive('198.51.100.2');
-    expect(guard.canActivate(context({ ...first.request, url: '/oauth/token' }))).toBe(true);
-    arrive('198.51.100.2');
-    expect(arrive('198.51.100.2').address.allowed).toBe(false);
-    expect(arrive('198.51.100.3').address.allowed).toBe(true);
+  it('lets unauthenticated requests through (the address limit has them)', () => {
+    for (let i = 0; i < 10; i++) expect(guard.canActivate(context({ url: '/oauth/token' }))).toBe(true);
+    expect(limits.byAddress.size).toBe(0);
   });
 });

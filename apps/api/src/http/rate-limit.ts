@@ -5,13 +5,13 @@ import { authContextOf } from '../auth/auth-context';
 import type { AppConfig } from '../config/config';
 import { CONFIG } from '../infrastructure/tokens';
 import { sendProblem } from './problem.filter';
-import { RateLimiter, type RateDecision } from './rate-limiter';
+import { RateLimiter } from './rate-limiter';
 import { TooManyRequestsError } from './too-many-requests';
 
 /**
- * The two sets of buckets: per remote address for every request (so floods that never
- * authenticate, the token endpoint's included, are limited too) and per authenticated client.
- * Time comes from a monotonic source, not the app's Clock: tests move that one freely.
+ * Two sets of buckets: per authenticated client, and per remote address for requests that do
+ * not authenticate (floods of bad tokens, the token endpoint, unknown paths). Time comes from a
+ * monotonic source, not the app's Clock: tests move that one freely.
  */
 @Injectable()
 export class RateLimits {
@@ -25,9 +25,6 @@ export class RateLimits {
   }
 }
 
-const CHARGED = Symbol('rateLimitAddressKey');
-type Charged = FastifyRequest & { [CHARGED]?: string };
-
 /** One IPv4 address, or an IPv6 /64 (what one subscriber usually holds). */
 export function addressKey(ip: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
@@ -40,44 +37,44 @@ export function addressKey(ip: string): string {
   return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
 
+const DEFERRED = Symbol('rateLimitDeferredAddress');
+type Deferred = FastifyRequest & { [DEFERRED]?: string };
 const isHealth = (url: string) => url === '/health' || url.startsWith('/health?');
+const hasBearer = (request: FastifyRequest) => /^bearer\s/i.test(request.headers.authorization ?? '');
 
-/** Takes a token from the request's address bucket and remembers it (a guard may give it back). */
-export function chargeAddress(limits: RateLimits, request: FastifyRequest): RateDecision {
-  const key = addressKey(request.ip);
-  const decision = limits.byAddress.take(key);
-  if (decision.allowed) (request as Charged)[CHARGED] = key;
-  return decision;
-}
-
-/** Charges the remote address before anything else runs; health checks are never limited. */
+/**
+ * The address limit, before any body is read. A request without a bearer token (the token
+ * endpoint's included) is charged at once. One with a token is only refused if the address is
+ * already over, and charged after the answer if the token turned out bad: valid clients never
+ * spend their address's tokens, so several behind one gateway do not share a limit.
+ */
 export function installAddressRateLimit(fastify: FastifyInstance, limits: RateLimits): void {
   if (!limits.byAddress.enabled) return;
   fastify.addHook('onRequest', (request, reply, done) => {
     if (isHealth(request.url)) return done();
-    const decision = chargeAddress(limits, request);
+    const key = addressKey(request.ip);
+    const bearer = hasBearer(request);
+    const decision = bearer ? limits.byAddress.peek(key) : limits.byAddress.take(key);
     if (!decision.allowed) return sendProblem(new TooManyRequestsError(decision.retryAfterMs), request, reply);
+    if (bearer) (request as Deferred)[DEFERRED] = key;
+    done();
+  });
+  fastify.addHook('onResponse', (request, _reply, done) => {
+    const key = (request as Deferred)[DEFERRED];
+    if (key !== undefined && !authContextOf(request)) limits.byAddress.take(key);
     done();
   });
 }
 
-/**
- * Runs after the auth guard: an authenticated request is charged to its client instead of its
- * address, so clients sharing an address (a gateway) do not share a limit.
- */
+/** Runs after the auth guard (registration order): an authenticated request is charged to its client. */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
   constructor(private readonly limits: RateLimits) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const request = context.switchToHttp().getRequest<Charged>();
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
     const auth = authContextOf(request);
-    if (!auth || !this.limits.byClient.enabled || isHealth(request.url)) return true;
-    const charged = request[CHARGED];
-    if (charged !== undefined) {
-      this.limits.byAddress.refund(charged);
-      request[CHARGED] = undefined;
-    }
+    if (!auth || isHealth(request.url)) return true;
     const decision = this.limits.byClient.take(auth.clientId);
     if (!decision.allowed) throw new TooManyRequestsError(decision.retryAfterMs);
     return true;

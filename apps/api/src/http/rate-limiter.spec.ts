@@ -30,16 +30,18 @@ describe('RateLimiter (token bucket per key)', () => {
     expect(takeN(l, 'b', 3)).toEqual([true, true, true]);
   });
 
-  it('a refund gives one token back, capped at the burst', () => {
+  it('peek tells without taking', () => {
     const l = limiter(2, 3);
-    takeN(l, 'a', 3);
-    l.refund('a');
+    expect(l.peek('a')).toEqual({ allowed: true });
+    expect(l.size).toBe(0);
+    takeN(l, 'a', 2);
+    expect(l.peek('a')).toEqual({ allowed: true });
+    expect(l.peek('a')).toEqual({ allowed: true });
+    l.take('a');
+    expect(l.peek('a')).toEqual({ allowed: false, retryAfterMs: 500 });
+    now += 500;
+    expect(l.peek('a')).toEqual({ allowed: true });
     expect(takeN(l, 'a', 2)).toEqual([true, false]);
-    const fresh = limiter(2, 3);
-    fresh.take('b');
-    fresh.refund('b');
-    fresh.refund('b');
-    expect(takeN(fresh, 'b', 4)).toEqual([true, true, true, false]);
   });
 
   it('perSecond 0 turns limiting off and keeps no state', () => {

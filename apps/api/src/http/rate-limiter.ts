@@ -56,13 +56,12 @@ export class RateLimiter {
     return { allowed: false, retryAfterMs: Math.ceil(((1 - bucket.tokens) * 1000) / this.options.perSecond) };
   }
 
-  /** Gives back a token taken for a request that turned out to be charged elsewhere. */
-  refund(key: string): void {
+  /** Whether `take` would allow one now, without taking anything. */
+  peek(key: string): RateDecision {
     const bucket = this.buckets.get(key);
-    if (!bucket) return;
-    const now = this.options.now();
-    bucket.tokens = Math.min(this.options.burst, this.refilled(bucket, now) + 1);
-    bucket.at = now;
+    if (!this.enabled || !bucket) return { allowed: true };
+    const tokens = this.refilled(bucket, this.options.now());
+    return tokens >= 1 ? { allowed: true } : { allowed: false, retryAfterMs: Math.ceil(((1 - tokens) * 1000) / this.options.perSecond) };
   }
 
   private current(key: string, now: number): Bucket {
