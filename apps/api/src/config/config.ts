@@ -209,3 +209,20 @@ function loadLocalRecebedor(env: Record<string, string | undefined>, problems: s
     chaves,
   };
 }
+
+/** What `npm run admin` needs: where the events are. Nothing else (no token key, no receiver). */
+export interface AdminConfig {
+  databaseUrl?: string;
+  eventStoreConnectionString?: string;
+  dataDir: string;
+}
+
+export function loadAdminConfig(env: Record<string, string | undefined>): AdminConfig {
+  const problems: string[] = [];
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must be a postgres:// connection URL');
+  const esdb = env.EVENTSTORE_CONNECTION_STRING || undefined;
+  if (esdb && !/^(esdb|esdb\+discover|kurrentdb|kurrent):\/\//.test(esdb)) problems.push('EVENTSTORE_CONNECTION_STRING must start with esdb:// (or esdb+discover://)');
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { databaseUrl, eventStoreConnectionString: esdb, dataDir: env.DATA_DIR ?? './data' };
+}

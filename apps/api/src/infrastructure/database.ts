@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startEmbeddedPostgres } from '@pix/event-store';
 import type { AppConfig } from '../config/config';
@@ -22,4 +22,17 @@ export async function startDatabase(config: AppConfig, log: (m: string) => void)
   const pg = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'pg') });
   writeFileSync(runtimeFile(config.dataDir), JSON.stringify({ databaseUrl: pg.url, pid: process.pid }, null, 2));
   return pg;
+}
+
+/** The embedded server's URL if the local API that wrote runtime.json is still running. */
+export function runningLocalDatabaseUrl(dataDir: string): string | undefined {
+  const file = runtimeFile(dataDir);
+  if (!existsSync(file)) return undefined;
+  const { databaseUrl, pid } = JSON.parse(readFileSync(file, 'utf8')) as { databaseUrl: string; pid: number };
+  try {
+    process.kill(pid, 0);
+    return databaseUrl;
+  } catch {
+    return undefined;
+  }
 }

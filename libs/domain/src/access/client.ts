@@ -63,6 +63,6 @@ function validScopes(command: Extract<ClienteCommand, { type: 'CriarCliente' }>)
   if (unknown.length > 0) v.push({ razao: 'unknown scope(s)', propriedade: 'scopes', valor: unknown.join(' ').slice(0, 200) });
   else if (command.scopes.length === 0) v.push({ razao: 'at least one scope', propriedade: 'scopes' });
   if (!command.secretHash) v.push({ razao: 'required', propriedade: 'secretHash' });
-  if (v.length > 0) throw new DomainError('ClienteInvalido', `Client "${command.clientId}": ${v.map((x) => `${x.propriedade} ${x.razao}${x.valor ? ` (${x.valor})` : ''}`).join('; ')}.`, v);
+  if (v.length > 0) throw new DomainError('ClienteInvalido', `Client "${command.clientId}": ${v.map((x) => `${x.propriedade}: ${x.razao}${x.valor ? ` (${x.valor})` : ''}`).join('; ')}.`, v);
   return canonicalScopes(command.scopes);
 }

@@ -111,7 +111,7 @@ function validDados(recebedorId: string, d: DadosRecebedor): DadosRecebedor {
   } else if (d.cnpj !== undefined) {
     if (!isValidCnpj(d.cnpj)) bad('cnpj', '14 characters [0-9A-Z] with valid check digits', d.cnpj);
   } else bad('cnpj', 'a CPF or a CNPJ is required');
-  if (v.length > 0) throw new DomainError('RecebedorInvalido', `Receiver "${recebedorId}": ${v.map((x) => `${x.propriedade} ${x.razao}`).join('; ')}.`, v);
+  if (v.length > 0) throw new DomainError('RecebedorInvalido', `Receiver "${recebedorId}": ${v.map((x) => `${x.propriedade}: ${x.razao}`).join('; ')}.`, v);
   return {
     nome: d.nome,
     ...(d.cpf ? { cpf: d.cpf } : { cnpj: d.cnpj }),

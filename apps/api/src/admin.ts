@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { Pool } from 'pg';
+import { EventStoreDbEventStore, PostgresEventStore, startEmbeddedPostgres, type EventStore } from '@pix/event-store';
+import { EXIT, runAdmin, USAGE } from './access/admin/cli';
+import { ConfigError, loadAdminConfig } from './config/config';
+import { runningLocalDatabaseUrl } from './infrastructure/database';
+
+/**
+ * Operator command for receivers, Pix keys and OAuth2 clients:
+ *   npm run admin -- receiver create --id loja1 --name … --cnpj … --street … --city … --uf SP --cep 01001000
+ * Production: EVENTSTORE_CONNECTION_STRING or DATABASE_URL, as the API uses. Local mode: the
+ * running server's embedded PostgreSQL (DATA_DIR/runtime.json), or starts it if stopped.
+ */
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  if (argv.length === 0 || argv[0] === 'help' || argv.includes('--help')) {
+    console.log(USAGE);
+    return argv.length === 0 ? EXIT.usage : EXIT.ok;
+  }
+  const config = loadAdminConfig(process.env);
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl && !config.eventStoreConnectionString) {
+    databaseUrl = runningLocalDatabaseUrl(config.dataDir);
+    if (!databaseUrl) {
+      const pg = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'pg') });
+      databaseUrl = pg.url;
+      stopEmbedded = pg.stop;
+    }
+  }
+  const pool = databaseUrl ? new Pool({ connectionString: databaseUrl, max: 2 }) : undefined;
+  pool?.on('error', () => undefined);
+  const store: EventStore = config.eventStoreConnectionString
+    ? EventStoreDbEventStore.fromConnectionString(config.eventStoreConnectionString)
+    : await PostgresEventStore.create({ pool: pool!, listen: false });
+  try {
+    return await runAdmin(argv, { store }, (l) => console.log(l), (l) => console.error(l));
+  } finally {
+    await store.close();
+    await pool?.end();
+    await stopEmbedded?.();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error instanceof ConfigError ? error.message : `admin failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(error instanceof ConfigError ? EXIT.usage : 3);
+  },
+);
