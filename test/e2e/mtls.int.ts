@@ -14,7 +14,7 @@ import { TEST_TOKEN_KEY } from '../support/api-process';
 const PRODUCTION = {
   MODE: 'production',
   AUTH_TOKEN_KEY: TEST_TOKEN_KEY,
-  // Production receivers, while the configuration still reads them (ignored otherwise).
+  // The receiver the harness registers before start-up (the app takes receivers from the admin).
   RECEIVER_NAME: 'Empresa de Logística SA',
   RECEIVER_CNPJ: '56989000019563',
   RECEIVER_STREET: 'Rua 15 Numero 1200',
@@ -50,20 +50,22 @@ function generatePki(): Pki {
 
 type Outcome = { status: number; headers: Record<string, unknown>; body: string } | { error: NodeJS.ErrnoException };
 
-function get(port: number, urlPath: string, tls: https.RequestOptions): Promise<Outcome> {
+function call(port: number, method: string, urlPath: string, tls: https.RequestOptions, headers: Record<string, string> = {}, body?: string): Promise<Outcome> {
   return new Promise((resolve) => {
-    const request = https.request({ host: '127.0.0.1', port, path: urlPath, method: 'GET', agent: false, timeout: 5000, ...tls }, (response) => {
-      let body = '';
+    const request = https.request({ host: '127.0.0.1', port, path: urlPath, method, headers, agent: false, timeout: 5000, ...tls }, (response) => {
+      let text = '';
       response.setEncoding('utf8');
-      response.on('data', (c) => (body += c));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+      response.on('data', (c) => (text += c));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
       response.on('error', (error) => resolve({ error }));
     });
     request.on('timeout', () => request.destroy(new Error('timeout')));
     request.on('error', (error) => resolve({ error }));
-    request.end();
+    request.end(body);
   });
 }
+
+const get = (port: number, urlPath: string, tls: https.RequestOptions) => call(port, 'GET', urlPath, tls);
 
 const portOf = (api: RunningApi) => Number(new URL(api.baseUrl).port);
 /** How a TLS server says no: a handshake alert, or the connection closed before any HTTP. */
@@ -108,6 +110,16 @@ describe('mTLS: client certificate required (production)', () => {
 
   // TLS 1.3 reports the refusal after the client's side of the handshake (an alert or a reset);
   // TLS 1.2 before the handshake completes. Both are tried; the server stays up for others.
+  it('over mTLS, a token from POST /oauth/token opens the API', async () => {
+    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: api.client.clientId, client_secret: api.client.secret }).toString();
+    const issued = await call(port, 'POST', '/oauth/token', trusted, { 'content-type': 'application/x-www-form-urlencoded' }, form);
+    expect(issued).toMatchObject({ status: 200 });
+    const token = 'body' in issued ? (JSON.parse(issued.body) as { access_token: string }).access_token : '';
+    const res = await call(port, 'GET', '/v2/cobv/abcdefghijklmnopqrstuvwxyz12345', trusted, { authorization: `Bearer ${token}` });
+    expect(res).toMatchObject({ status: 404 });
+    expect('body' in res && JSON.parse(res.body).type).toBe('https://pix.bcb.gov.br/api/v2/error/CobVNaoEncontrada');
+  });
+
   it('no client certificate: refused in the TLS handshake, no HTTP answer', async () => {
     const res = await get(port, '/health', { ca: pki.pem('ca.crt') });
     expect('error' in res && res.error.message).toMatch(REFUSED);
