@@ -93,8 +93,9 @@ async function start(name: string, entry: string, env: Record<string, string>, p
 
 export async function startApi(databaseUrl: string, nodeArgs: string[] = [], extra: Record<string, string> = {}): Promise<Child> {
   const port = await freePort();
-  // The bench's receiver listens on 127.0.0.1, which production mode otherwise refuses.
-  const env = { MODE: 'production', AUTH_TOKEN_KEY: TEST_TOKEN_KEY, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...RECEIVER_ENV, ...extra };
+  // The bench's receiver listens on 127.0.0.1, which production mode otherwise refuses; the
+  // per-client rate limit (200/s by default) would cap what the bench measures.
+  const env = { MODE: 'production', AUTH_TOKEN_KEY: TEST_TOKEN_KEY, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...RECEIVER_ENV, ...extra };
   return start('api', 'apps/api/src/main.js', env, port, '/health', nodeArgs);
 }
 
