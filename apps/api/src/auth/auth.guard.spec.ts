@@ -1,0 +1,86 @@
+import { Controller, Get, Logger, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { DomainError, type Recebedor } from '@pix/domain';
+import type { AccessDirectory, ClientRecord } from '../access/access-directory';
+import { TokenSigner } from '../access/token/token-signer';
+import { Public, Scopes } from './auth-context';
+import { AuthGuard } from './auth.guard';
+import { UnauthorizedError } from './unauthorized';
+
+@Controller()
+class Routes {
+  @Get() @Scopes('cobv.read') scoped() {}
+  @Get() @Public() open() {}
+  @Get() forgotten() {}
+}
+
+const recebedor: Recebedor = { id: 'loja1', nome: 'Loja', cnpj: '56989000019563', logradouro: 'R', cidade: 'C', uf: 'SP', cep: '01001000', chaves: [] };
+const now = new Date('2026-11-22T12:00:00Z');
+
+describe('auth guard', () => {
+  const signer = new TokenSigner(Buffer.alloc(32, 7));
+  let client: ClientRecord;
+  const directory = { client: async () => client, recebedor: async (id: string) => (id === 'loja1' ? recebedor : undefined) } as unknown as AccessDirectory;
+  const guard = new AuthGuard(new Reflector(), directory, signer, { now: () => now });
+  const headers: Record<string, string> = {};
+  const reply = { header: jest.fn() };
+  const request = { headers, method: 'GET', url: '/v2/x', routeOptions: { url: '/v2/x' }, raw: { socket: {} } } as any;
+  const context = (handler: keyof Routes) =>
+    ({ getHandler: () => Routes.prototype[handler], getClass: () => Routes, switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }) }) as unknown as ExecutionContext;
+  const tokenOf = async (over: Record<string, unknown> = {}) =>
+    (await signer.sign({ sub: 'erp', rid: 'loja1', scope: 'cobv.read', gen: 1, ...over } as any, now, 60)).token;
+  const refusal = async (handler: keyof Routes) => guard.canActivate(context(handler)).then(() => undefined, (e: unknown) => e);
+
+  beforeEach(() => {
+    client = { clientId: 'erp', recebedorId: 'loja1', scopes: ['cobv.read'], enabled: true, generation: 1, secretHash: 'x' };
+    delete headers.authorization;
+    delete request.auth;
+  });
+
+  it('lets @Public routes through without a token, and refuses a route with neither @Scopes nor @Public (fail closed)', async () => {
+    await expect(guard.canActivate(context('open'))).resolves.toBe(true);
+    headers.authorization = `Bearer ${await tokenOf()}`;
+    const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const error = await refusal('forgotten');
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).kind).toBe('AcessoNegado');
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining('neither @Scopes nor @Public'));
+    logged.mockRestore();
+  });
+
+  it('admits a valid token and sets the auth context with the receiver from the directory', async () => {
+    headers.authorization = `Bearer ${await tokenOf()}`;
+    await expect(guard.canActivate(context('scoped'))).resolves.toBe(true);
+    expect(request.auth).toEqual({ clientId: 'erp', recebedor, scopes: new Set(['cobv.read']) });
+  });
+
+  it.each<[string, () => Promise<string>, () => void]>([
+    ['an older secret generation', () => tokenOf({ gen: 1 }), () => (client.generation = 2)],
+    ['a disabled client', () => tokenOf(), () => (client.enabled = false)],
+    ['a client of another receiver', () => tokenOf({ rid: 'loja2' }), () => undefined],
+    ['a token bound to a certificate this connection does not have', () => tokenOf({ cnf: { 'x5t#S256': 'abc' } }), () => undefined],
+    ['a token signed with another key', async () => (await new TokenSigner(Buffer.alloc(32, 8)).sign({ sub: 'erp', rid: 'loja1', scope: 'cobv.read', gen: 1 }, now, 60)).token, () => undefined],
+  ])('refuses %s with 401 invalid_token', async (_name, make, arrange) => {
+    headers.authorization = `Bearer ${await make()}`;
+    arrange();
+    const error = await refusal('scoped');
+    expect(error).toBeInstanceOf(UnauthorizedError);
+    expect((error as UnauthorizedError).challenge).toBe('Bearer realm="pix", error="invalid_token"');
+    expect(request.auth).toBeUndefined();
+  });
+
+  it('refuses a token without the route\'s scope with 403 AcessoNegado', async () => {
+    headers.authorization = `Bearer ${await tokenOf({ scope: 'cobv.write' })}`;
+    const error = await refusal('scoped');
+    expect((error as DomainError).kind).toBe('AcessoNegado');
+    expect(reply.header).toHaveBeenCalledWith('www-authenticate', 'Bearer realm="pix", error="insufficient_scope", scope="cobv.read"');
+  });
+
+  it('asks for a token (no error code) when none or another scheme is sent', async () => {
+    for (const value of [undefined, 'Basic c2FuZGJveDpzYW5kYm94LXNlY3JldA==']) {
+      if (value) headers.authorization = value;
+      const error = await refusal('scoped');
+      expect((error as UnauthorizedError).challenge).toBe('Bearer realm="pix"');
+    }
+  });
+});
