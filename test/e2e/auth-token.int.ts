@@ -59,7 +59,7 @@ describe('OAuth2 token endpoint and bearer tokens', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('pragma')).toBe('no-cache');
-    const body = await res.json();
+    const body = (await res.json()) as { access_token: string };
     expect(body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, scope: ALL });
     expect(decodeProtectedHeader(body.access_token)).toEqual({ alg: 'HS256', typ: 'at+jwt' });
     const claims = decodeJwt(body.access_token);
@@ -71,7 +71,7 @@ describe('OAuth2 token endpoint and bearer tokens', () => {
   it('takes the credentials as form fields or as JSON too', async () => {
     const form = await token(`grant_type=client_credentials&client_id=${erp.clientId}&client_secret=${encodeURIComponent(erp.secret)}`);
     expect(form.status).toBe(200);
-    expect(decodeJwt((await form.json()).access_token)).toMatchObject({ sub: 'erp-loja1', rid: 'loja1', scope: 'cobv.write cobv.read webhook.read' });
+    expect(decodeJwt(((await form.json()) as { access_token: string }).access_token)).toMatchObject({ sub: 'erp-loja1', rid: 'loja1', scope: 'cobv.write cobv.read webhook.read' });
     const json = await token({ grant_type: 'client_credentials', client_id: erp.clientId, client_secret: erp.secret });
     expect(json.status).toBe(200);
   });

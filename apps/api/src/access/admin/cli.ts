@@ -47,7 +47,7 @@ export async function runAdmin(argv: string[], ctx: AccessContext, out: (line: s
   try {
     const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
     const command = positionals.join(' ');
-    const need = (name: keyof typeof OPTIONS): string => {
+    const need = (name: Exclude<keyof typeof OPTIONS, 'key'>): string => {
       const v = values[name];
       if (typeof v !== 'string' || v === '') throw new UsageError(`${command}: --${name} is required`);
       return v;
@@ -75,8 +75,10 @@ export async function runAdmin(argv: string[], ctx: AccessContext, out: (line: s
         return EXIT.ok;
       case 'key add':
       case 'key remove': {
-        const r = await (command === 'key add' ? addKey : removeKey)(ctx, need('receiver'), need('key'));
-        out(`${command === 'key add' ? 'linked' : 'unlinked'} ${need('key')}; receiver ${describe(r)}`);
+        if (values.key?.length !== 1) throw new UsageError(`${command}: give exactly one --key`);
+        const [chave] = values.key;
+        const r = await (command === 'key add' ? addKey : removeKey)(ctx, need('receiver'), chave);
+        out(`${command === 'key add' ? 'linked' : 'unlinked'} ${chave}; receiver ${describe(r)}`);
         return EXIT.ok;
       }
       case 'client create': {
