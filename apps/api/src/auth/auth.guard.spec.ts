@@ -21,7 +21,8 @@ describe('auth guard', () => {
   const signer = new TokenSigner(Buffer.alloc(32, 7));
   let client: ClientRecord;
   const directory = { client: async () => client, recebedor: async (id: string) => (id === 'loja1' ? recebedor : undefined) } as unknown as AccessDirectory;
-  const guard = new AuthGuard(new Reflector(), directory, signer, { now: () => now });
+  const config = { auth: { certificateBoundTokens: false } } as any;
+  const guard = new AuthGuard(new Reflector(), directory, signer, { now: () => now }, config);
   const headers: Record<string, string> = {};
   const reply = { header: jest.fn() };
   const request = { headers, method: 'GET', url: '/v2/x', routeOptions: { url: '/v2/x' }, raw: { socket: {} } } as any;
@@ -32,6 +33,7 @@ describe('auth guard', () => {
   const refusal = async (handler: keyof Routes) => guard.canActivate(context(handler)).then(() => undefined, (e: unknown) => e);
 
   beforeEach(() => {
+    config.auth.certificateBoundTokens = false;
     client = { clientId: 'erp', recebedorId: 'loja1', scopes: ['cobv.read'], enabled: true, generation: 1, secretHash: 'x' };
     delete headers.authorization;
     delete request.auth;
@@ -59,6 +61,7 @@ describe('auth guard', () => {
     ['a disabled client', () => tokenOf(), () => (client.enabled = false)],
     ['a client of another receiver', () => tokenOf({ rid: 'loja2' }), () => undefined],
     ['a token bound to a certificate this connection does not have', () => tokenOf({ cnf: { 'x5t#S256': 'abc' } }), () => undefined],
+    ['an unbound token when certificate-bound tokens are on', () => tokenOf(), () => (config.auth.certificateBoundTokens = true)],
     ['a token signed with another key', async () => (await new TokenSigner(Buffer.alloc(32, 8)).sign({ sub: 'erp', rid: 'loja1', scope: 'cobv.read', gen: 1 }, now, 60)).token, () => undefined],
   ])('refuses %s with 401 invalid_token', async (_name, make, arrange) => {
     headers.authorization = `Bearer ${await make()}`;

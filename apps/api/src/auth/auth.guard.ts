@@ -4,7 +4,8 @@ import { DomainError } from '@pix/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessDirectory } from '../access/access-directory';
 import type { TokenSigner } from '../access/token/token-signer';
-import { ACCESS_DIRECTORY, CLOCK, TOKEN_SIGNER } from '../infrastructure/tokens';
+import type { AppConfig } from '../config/config';
+import { ACCESS_DIRECTORY, CLOCK, CONFIG, TOKEN_SIGNER } from '../infrastructure/tokens';
 import type { Clock } from '../shared/ports';
 import { PUBLIC_KEY, SCOPES_KEY, type AuthContext } from './auth-context';
 import { clientCertificateThumbprint } from './client-certificate';
@@ -27,6 +28,7 @@ export class AuthGuard implements CanActivate {
     @Inject(ACCESS_DIRECTORY) private readonly directory: AccessDirectory,
     @Inject(TOKEN_SIGNER) private readonly signer: TokenSigner,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: Pick<AppConfig, 'auth'>,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -60,6 +62,8 @@ export class AuthGuard implements CanActivate {
     if (!verified.ok) return verified.reason;
     const { claims } = verified;
     const bound = claims.cnf?.['x5t#S256'];
+    // With certificate-bound tokens on, an unbound token (minted before, with the same key) is refused too.
+    if (bound === undefined && this.config.auth.certificateBoundTokens) return 'Este servidor aceita apenas tokens vinculados a um certificado de cliente.';
     if (bound !== undefined && bound !== clientCertificateThumbprint(request.raw)) return 'O token está vinculado a um certificado de cliente que não é o desta conexão.';
     const client = await this.directory.client(claims.sub);
     if (!client || client.recebedorId !== claims.rid) return 'O cliente deste token não existe.';
