@@ -73,7 +73,7 @@ if (!BROKERS) {
       receiver = await Receiver.start({ tls });
       db = await createTestDatabase('cashin_crash');
       api = await startApiProcess(db.url, await freePort(), { KAFKA_BROKERS: BROKERS.join(','), RECEIVER_PIX_KEYS: KEYS.join(',') });
-      client = contractClient(api.base);
+      client = contractClient(api.base, api.headers());
       for (const [i, chave] of KEYS.entries()) expect((await client.request('PUT', `/webhook/${chave}`, { webhookUrl: `${receiver.url}/k${i}` })).status).toBe(200);
       psp = await PspCore.connect(BROKERS);
     }, 720_000);

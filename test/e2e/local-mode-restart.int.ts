@@ -5,6 +5,7 @@ import { loadConfig } from '../../apps/api/src/config/config';
 import { runtimeFile, startDatabase } from '../../apps/api/src/infrastructure/database';
 import { createApiApp } from '../../apps/api/src/server';
 import { newTxid, validCobV } from '../support/api-harness';
+import { fetchToken } from '../support/api-process';
 
 jest.setTimeout(60_000);
 
@@ -19,16 +20,19 @@ describe('local mode', () => {
     const database = await startDatabase(config, () => undefined);
     const app = await createApiApp({ config, databaseUrl: database.url });
     await app.listen({ port: 0, host: '127.0.0.1' });
-    const base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}/v2`;
-    return { base, stop: async () => (await app.close(), await database.stop()) };
+    const origin = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
+    const base = `${origin}/v2`;
+    return { base, origin, stop: async () => (await app.close(), await database.stop()) };
   }
 
   it('keeps every charge across a restart and tells operator commands where its database is', async () => {
     const first = await boot();
+    // The seeded local client; its token still works after the restart (the key is kept in DATA_DIR).
+    const authorization = `Bearer ${await fetchToken(first.origin, 'sandbox', 'sandbox-secret')}`;
     const txids = [newTxid('a'), newTxid('b'), newTxid('c')];
     const created: unknown[] = [];
     for (const txid of txids) {
-      const r = await fetch(`${first.base}/cobv/${txid}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(validCobV()) });
+      const r = await fetch(`${first.base}/cobv/${txid}`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify(validCobV()) });
       expect(r.status).toBe(201);
       created.push(await r.json());
     }
@@ -39,7 +43,7 @@ describe('local mode', () => {
     const second = await boot();
     try {
       for (const [i, txid] of txids.entries()) {
-        const r = await fetch(`${second.base}/cobv/${txid}`);
+        const r = await fetch(`${second.base}/cobv/${txid}`, { headers: { authorization } });
         expect(r.status).toBe(200);
         expect(await r.json()).toEqual(created[i]);
       }

@@ -9,7 +9,7 @@ const validator = createResponseValidator();
 const ID = '4242';
 
 async function lote(api: ApiProcess) {
-  const r = await fetch(`${api.base}/lotecobv/${ID}`);
+  const r = await fetch(`${api.base}/lotecobv/${ID}`, { headers: api.headers() });
   const body: any = await r.json();
   validator.expectValidResponse({ method: 'GET', path: `/lotecobv/${ID}`, status: r.status, contentType: r.headers.get('content-type') ?? undefined, body });
   const count = (s: string) => body.cobsv.filter((c: any) => c.status === s).length;
@@ -33,7 +33,7 @@ describe('lotecobv: a crash in the middle of a 1000-request batch', () => {
     api = await startApiProcess(db.url, port, { LOTECOBV_CONCURRENCY: '2' });
     const invalid = new Set(Array.from({ length: 10 }, (_, i) => i * 97 + 5));
     const cobsv = Array.from({ length: 1000 }, (_, i) => ({ txid: newTxid(`k${i}`), ...validCobV(invalid.has(i) ? { valor: { original: '0.00' } } : {}) }));
-    const put = await fetch(`${api.base}/lotecobv/${ID}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ descricao: 'Crash', cobsv }) });
+    const put = await fetch(`${api.base}/lotecobv/${ID}`, { method: 'PUT', headers: api.headers({ 'content-type': 'application/json' }), body: JSON.stringify({ descricao: 'Crash', cobsv }) });
     expect(put.status).toBe(202);
 
     let seen = await lote(api);
@@ -57,7 +57,7 @@ describe('lotecobv: a crash in the middle of a 1000-request batch', () => {
     } finally {
       await c.end();
     }
-    const listed: any = await (await fetch(`${api.base}/cobv?inicio=2000-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z&loteCobVId=${ID}&paginacao.itensPorPagina=1`)).json();
+    const listed: any = await (await fetch(`${api.base}/cobv?inicio=2000-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z&loteCobVId=${ID}&paginacao.itensPorPagina=1`, { headers: api.headers() })).json();
     expect(listed.parametros.paginacao.quantidadeTotalDeItens).toBe(990);
   });
 });

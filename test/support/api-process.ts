@@ -13,9 +13,13 @@ const root = path.resolve(__dirname, '../..');
 /** The token-signing key production-mode test processes share, so a test can mint tokens too. */
 export const TEST_TOKEN_KEY = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
 
-/** The receiver production-mode tests register (through the admin functions) before starting the API. */
+/**
+ * The receiver production-mode tests register (through the admin functions) before starting the
+ * API. Its id is the one production processes had when they took their receiver from RECEIVER_*;
+ * tests that read stream ids (`lotecobv-local/…`) rely on it.
+ */
 export const TEST_RECEIVER: DadosRecebedor & { id: string } = {
-  id: 'empresa',
+  id: 'local',
   nome: 'Empresa de Logística SA',
   cnpj: '56989000019563',
   logradouro: 'Rua 15 Numero 1200',

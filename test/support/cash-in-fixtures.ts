@@ -32,11 +32,11 @@ export const officialPix = ({ versao: _v, pagador: _p, ...pix }: PixRecebidoMess
 
 /**
  * HTTP to an API process (`base` ends with /v2): every answer is validated against the official
- * contract, like the in-process harness does.
+ * contract, like the in-process harness does. `auth`: e.g. an ApiProcess's `headers()`.
  */
-export function contractClient(base: string) {
+export function contractClient(base: string, auth: Record<string, string> = {}) {
   const request = async (method: string, path: string, body?: unknown) => {
-    const r = await fetch(`${base}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const r = await fetch(`${base}${path}`, { method, headers: body === undefined ? auth : { 'content-type': 'application/json', ...auth }, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await r.text();
     const parsed = text ? JSON.parse(text) : undefined;
     validator.expectValidResponse({ method, path: path.split('?')[0], status: r.status, contentType: r.headers.get('content-type') ?? undefined, body: text === '' ? '' : parsed });
