@@ -7,6 +7,7 @@
  */
 import type { Pool } from 'pg';
 import { tenantKey } from '@pix/domain';
+import { apiHeaders } from './auth';
 import { putBody, RECEBEDOR, txidFactory } from './fixtures';
 import { summarize, type Point } from './load';
 import { fmtMs, fmtPoint, fmtRate, type Row } from './report';
@@ -39,7 +40,7 @@ export async function sequentialPuts(apiUrl: string, prefix: string, count = SEQ
   const started = performance.now();
   for (let i = 0; i < count; i++) {
     const t = performance.now();
-    const r = await fetch(`${apiUrl}/v2/cobv/${next()}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body });
+    const r = await fetch(`${apiUrl}/v2/cobv/${next()}`, { method: 'PUT', headers: apiHeaders({ 'content-type': 'application/json' }), body });
     await r.arrayBuffer();
     if (r.status === 201) latencies.push(performance.now() - t);
     else failures++;
@@ -52,7 +53,7 @@ export async function batchRun(apiUrl: string, db: Pool, loteId: string, prefix:
   const cobsv = Array.from({ length: size }, () => ({ txid: next(), ...putBody() }));
   const body = JSON.stringify({ descricao: 'Bench: lote de cobranças', cobsv });
   const sent = performance.now();
-  const r = await fetch(`${apiUrl}/v2/lotecobv/${loteId}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body });
+  const r = await fetch(`${apiUrl}/v2/lotecobv/${loteId}`, { method: 'PUT', headers: apiHeaders({ 'content-type': 'application/json' }), body });
   const text = await r.text();
   const accepted = performance.now();
   if (r.status !== 202) throw new Error(`PUT /v2/lotecobv/${loteId} answered ${r.status}: ${text.slice(0, 500)}`);
@@ -78,7 +79,7 @@ export async function batchRun(apiUrl: string, db: Pool, loteId: string, prefix:
 
 /** After the timing: what a client sees through the API (every request decided, none pending). */
 export async function checkThroughApi(apiUrl: string, loteId: string): Promise<string> {
-  const body = (await (await fetch(`${apiUrl}/v2/lotecobv/${loteId}`)).json()) as { cobsv?: { status: string }[] };
+  const body = (await (await fetch(`${apiUrl}/v2/lotecobv/${loteId}`, { headers: apiHeaders() })).json()) as { cobsv?: { status: string }[] };
   const count = (s: string) => (body.cobsv ?? []).filter((c) => c.status === s).length;
   return `GET /v2/lotecobv/${loteId} afterwards: ${count('CRIADA')} CRIADA, ${count('NEGADA')} NEGADA, ${count('EM_PROCESSAMENTO')} EM_PROCESSAMENTO`;
 }

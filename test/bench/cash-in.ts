@@ -5,6 +5,7 @@
  * in this process. Cash-ins go to pix.cash-in.v1 for seeded charges with the webhook registered.
  */
 import type { Pool } from 'pg';
+import { apiHeaders } from './auth';
 import { cashIn, connectPsp, PIX_KEY, rawPostCeiling, roundTripCeiling, skipOldCashIns, webhookBody } from './kafka-load';
 import { closedLoop, percentile, type Durations } from './load';
 import { startApi, startKafka, startNotifier, type Child, type Stoppable } from './processes';
@@ -69,7 +70,7 @@ export async function cashInRows(o: CashInOptions): Promise<Row[]> {
     idle = rss(notifier);
 
     // Before the timed windows: the webhook, and one cash-in end to end (connections warmed, wiring checked).
-    const put = await fetch(`${api.url}/v2/webhook/${PIX_KEY}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ webhookUrl: `${receiver.url}/hook` }) });
+    const put = await fetch(`${api.url}/v2/webhook/${PIX_KEY}`, { method: 'PUT', headers: apiHeaders({ 'content-type': 'application/json' }), body: JSON.stringify({ webhookUrl: `${receiver.url}/hook` }) });
     if (put.status !== 200) throw new Error(`PUT /v2/webhook answered ${put.status}: ${await put.text()}`);
     let next = o.txids.length;
     const txid = () => o.txids[(next = next > 0 ? next - 1 : o.txids.length - 1)];

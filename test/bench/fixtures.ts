@@ -1,26 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { cobvDecider, cobvStreamId, type CobVEvent, type CobVInput, type Recebedor } from '@pix/domain';
 
-/** The production receiver every bench process is configured with (RECEIVER_* variables). */
-export const RECEIVER_ENV = {
-  RECEIVER_NAME: 'Empresa de Logistica SA',
-  RECEIVER_CNPJ: '56989000019563',
-  RECEIVER_STREET: 'Rua 15 Numero 1200, Bairro Sao Luiz',
-  RECEIVER_CITY: 'Sao Paulo',
-  RECEIVER_UF: 'SP',
-  RECEIVER_CEP: '70800100',
-  RECEIVER_PIX_KEYS: '5f84a4c5-c5cb-4599-9f13-7eb4d419dacc',
-};
-
+/** The production receiver of every bench run, registered through the admin functions before the API starts. */
 export const RECEBEDOR: Recebedor = {
   id: 'local',
-  nome: RECEIVER_ENV.RECEIVER_NAME,
-  cnpj: RECEIVER_ENV.RECEIVER_CNPJ,
-  logradouro: RECEIVER_ENV.RECEIVER_STREET,
-  cidade: RECEIVER_ENV.RECEIVER_CITY,
-  uf: RECEIVER_ENV.RECEIVER_UF,
-  cep: RECEIVER_ENV.RECEIVER_CEP,
-  chaves: [RECEIVER_ENV.RECEIVER_PIX_KEYS],
+  nome: 'Empresa de Logistica SA',
+  cnpj: '56989000019563',
+  logradouro: 'Rua 15 Numero 1200, Bairro Sao Luiz',
+  cidade: 'Sao Paulo',
+  uf: 'SP',
+  cep: '70800100',
+  chaves: ['5f84a4c5-c5cb-4599-9f13-7eb4d419dacc'],
 };
 
 const day = 86_400_000;
@@ -32,7 +22,7 @@ export function putBody(): Record<string, unknown> {
     calendario: { dataDeVencimento: isoDate(Date.now() + 30 * day), validadeAposVencimento: 30 },
     devedor: { cpf: '12345678909', nome: 'Francisco da Silva', logradouro: 'Alameda Souza, Numero 80', cidade: 'Recife', uf: 'PE', cep: '70011750' },
     valor: { original: '123.45', multa: { modalidade: 2, valorPerc: '15.00' }, juros: { modalidade: 2, valorPerc: '2.00' } },
-    chave: RECEIVER_ENV.RECEIVER_PIX_KEYS,
+    chave: RECEBEDOR.chaves[0],
     solicitacaoPagador: 'Cobrança dos serviços prestados.',
   };
 }

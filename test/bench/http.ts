@@ -1,5 +1,6 @@
 import { Pool } from 'pg';
 import { findCobV, listCobV, type CobVListFilter } from '@pix/read-models';
+import { apiHeaders } from './auth';
 import { putBody, RECEBEDOR, txidFactory } from './fixtures';
 import { closedLoop, httpLoad, type Durations, type Point } from './load';
 
@@ -62,7 +63,7 @@ export async function rawListCeiling(dbUrl: string, connections: number, w: List
 
 /** One real request, for the bare server's bodies and as a smoke check. */
 export async function capture(url: string, method: 'GET' | 'PUT', path: string, body?: string): Promise<string> {
-  const response = await fetch(`${url}${path}`, { method, body, headers: body ? { 'content-type': 'application/json' } : {} });
+  const response = await fetch(`${url}${path}`, { method, body, headers: apiHeaders(body ? { 'content-type': 'application/json' } : {}) });
   const text = await response.text();
   if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
   return text;

@@ -9,10 +9,10 @@ import { readFileSync } from 'node:fs';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { CASH_IN_TOPIC, type PixRecebidoMessage } from '@pix/contracts';
 import { ensureCashInTopics } from '@pix/messaging';
-import { RECEIVER_ENV } from './fixtures';
+import { RECEBEDOR } from './fixtures';
 import { closedLoop, type Durations, type Point } from './load';
 
-export const PIX_KEY = RECEIVER_ENV.RECEIVER_PIX_KEYS;
+export const PIX_KEY = RECEBEDOR.chaves[0];
 const HEADERS = { 'content-type': 'application/json' };
 
 /** A cash-in as a PSP's core publishes it; endToEndId E + ISPB + yyyyMMddHHmm + 11 (`first` replaces the E). */

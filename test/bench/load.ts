@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import autocannon from 'autocannon';
+import { apiHeaders } from './auth';
 
 /** Throughput and latency of one measured point. */
 export interface Point {
@@ -83,7 +84,7 @@ export async function httpLoad(load: HttpLoad, d: Durations): Promise<Point> {
       url: load.url,
       connections: load.connections,
       duration: ms / 1000,
-      headers: load.body ? { 'content-type': 'application/json' } : {},
+      headers: apiHeaders(load.body ? { 'content-type': 'application/json' } : {}),
       requests: [
         {
           method: load.method,

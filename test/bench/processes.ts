@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { TEST_TOKEN_KEY } from '../support/api-process';
-import { RECEIVER_ENV } from './fixtures';
+import { fetchToken, provisionAccess, TEST_CLIENT, TEST_TOKEN_KEY } from '../support/api-process';
+import { setApiToken } from './auth';
+import { RECEBEDOR } from './fixtures';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const launcher = path.join(root, 'tools', 'launch.js');
@@ -91,12 +92,17 @@ async function start(name: string, entry: string, env: Record<string, string>, p
   };
 }
 
+/** The API in production mode, after its receiver and client are registered; its token goes on every bench request. */
 export async function startApi(databaseUrl: string, nodeArgs: string[] = [], extra: Record<string, string> = {}): Promise<Child> {
+  const { id, chaves, ...dados } = RECEBEDOR;
+  await provisionAccess(databaseUrl, { receiver: { id, ...dados }, chaves, client: TEST_CLIENT });
   const port = await freePort();
   // The bench's receiver listens on 127.0.0.1, which production mode otherwise refuses; the
   // per-client rate limit (200/s by default) would cap what the bench measures.
-  const env = { MODE: 'production', AUTH_TOKEN_KEY: TEST_TOKEN_KEY, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...RECEIVER_ENV, ...extra };
-  return start('api', 'apps/api/src/main.js', env, port, '/health', nodeArgs);
+  const env = { MODE: 'production', AUTH_TOKEN_KEY: TEST_TOKEN_KEY, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...extra };
+  const api = await start('api', 'apps/api/src/main.js', env, port, '/health', nodeArgs);
+  setApiToken(await fetchToken(api.url, TEST_CLIENT.clientId, TEST_CLIENT.secret));
+  return api;
 }
 
 /** Anything the bench started and must stop. */
