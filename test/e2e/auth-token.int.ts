@@ -3,7 +3,9 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { PIX_SCOPES } from '@pix/domain';
 import { PostgresEventStore } from '@pix/event-store';
 import { createClient, createReceiver, disableClient, rotateClientSecret } from '../../apps/api/src/access/admin/operations';
+import { TokenSigner } from '../../apps/api/src/access/token/token-signer';
 import { expectUnauthorizedProblem, newTxid, startApi, type RunningApi } from '../support/api-harness';
+import { TEST_TOKEN_KEY } from '../support/api-process';
 
 // POST /oauth/token (RFC 6749 client credentials) and the bearer-token guard, on a real API in
 // local mode over real PostgreSQL. A second client is registered through the admin functions.
@@ -14,7 +16,8 @@ const CACHE_MS = 400;
 const ALL = PIX_SCOPES.join(' ');
 
 describe('OAuth2 token endpoint and bearer tokens', () => {
-  const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
+  // The app's business clock is moved far ahead: token lifetimes follow the wall clock, not it.
+  const clock = { now: () => new Date(Date.now() + 400 * 86_400_000) };
   let api: RunningApi;
   let pool: Pool;
   let store: PostgresEventStore;
@@ -128,13 +131,13 @@ describe('OAuth2 token endpoint and bearer tokens', () => {
     expect(forbidden.body).toMatchObject({ type: 'https://pix.bcb.gov.br/api/v2/error/AcessoNegado', status: 403, detail: expect.stringContaining('cobv.write') });
     expect(forbidden.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
 
-    clock.offsetMs = 3601_000;
-    try {
-      await expectInvalidToken(good);
-    } finally {
-      clock.offsetMs = 0;
-    }
-    expect((await getCobv(good)).status).toBe(404);
+    // Signed with the API's own key, issued 3601 s ago with the default 3600 s lifetime.
+    const key = Buffer.from(TEST_TOKEN_KEY, 'hex');
+    const claims = { sub: 'sandbox', rid: 'local', scope: ALL, gen: 1 };
+    const expired = (await new TokenSigner(key, () => new Date(Date.now() - 3601_000)).sign(claims, 3600)).token;
+    await expectInvalidToken(expired);
+    const stillValid = (await new TokenSigner(key, () => new Date(Date.now() - 3500_000)).sign(claims, 3600)).token;
+    expect((await getCobv(stillValid)).status).toBe(404);
   });
 
   it('a rotated secret: the old one is refused at once, tokens issued with it within AUTH_CACHE_MS', async () => {

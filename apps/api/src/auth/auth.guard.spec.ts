@@ -18,18 +18,18 @@ const recebedor: Recebedor = { id: 'loja1', nome: 'Loja', cnpj: '56989000019563'
 const now = new Date('2026-11-22T12:00:00Z');
 
 describe('auth guard', () => {
-  const signer = new TokenSigner(Buffer.alloc(32, 7));
+  const signer = new TokenSigner(Buffer.alloc(32, 7), () => now);
   let client: ClientRecord;
   const directory = { client: async () => client, recebedor: async (id: string) => (id === 'loja1' ? recebedor : undefined) } as unknown as AccessDirectory;
   const config = { auth: { certificateBoundTokens: false } } as any;
-  const guard = new AuthGuard(new Reflector(), directory, signer, { now: () => now }, config);
+  const guard = new AuthGuard(new Reflector(), directory, signer, config);
   const headers: Record<string, string> = {};
   const reply = { header: jest.fn() };
   const request = { headers, method: 'GET', url: '/v2/x', routeOptions: { url: '/v2/x' }, raw: { socket: {} } } as any;
   const context = (handler: keyof Routes) =>
     ({ getHandler: () => Routes.prototype[handler], getClass: () => Routes, switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }) }) as unknown as ExecutionContext;
   const tokenOf = async (over: Record<string, unknown> = {}) =>
-    (await signer.sign({ sub: 'erp', rid: 'loja1', scope: 'cobv.read', gen: 1, ...over } as any, now, 60)).token;
+    (await signer.sign({ sub: 'erp', rid: 'loja1', scope: 'cobv.read', gen: 1, ...over } as any, 60)).token;
   const refusal = async (handler: keyof Routes) => guard.canActivate(context(handler)).then(() => undefined, (e: unknown) => e);
 
   beforeEach(() => {
@@ -62,7 +62,8 @@ describe('auth guard', () => {
     ['a client of another receiver', () => tokenOf({ rid: 'loja2' }), () => undefined],
     ['a token bound to a certificate this connection does not have', () => tokenOf({ cnf: { 'x5t#S256': 'abc' } }), () => undefined],
     ['an unbound token when certificate-bound tokens are on', () => tokenOf(), () => (config.auth.certificateBoundTokens = true)],
-    ['a token signed with another key', async () => (await new TokenSigner(Buffer.alloc(32, 8)).sign({ sub: 'erp', rid: 'loja1', scope: 'cobv.read', gen: 1 }, now, 60)).token, () => undefined],
+    ['a token signed with another key', async () => (await new TokenSigner(Buffer.alloc(32, 8), () => now).sign({ sub: 'erp', rid: 'loja1', scope: 'cobv.read', gen: 1 }, 60)).token, () => undefined],
+    ['an expired token', async () => (await new TokenSigner(Buffer.alloc(32, 7), () => new Date(now.getTime() - 61_000)).sign({ sub: 'erp', rid: 'loja1', scope: 'cobv.read', gen: 1 }, 60)).token, () => undefined],
   ])('refuses %s with 401 invalid_token', async (_name, make, arrange) => {
     headers.authorization = `Bearer ${await make()}`;
     arrange();

@@ -5,8 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessDirectory } from '../access/access-directory';
 import type { TokenSigner } from '../access/token/token-signer';
 import type { AppConfig } from '../config/config';
-import { ACCESS_DIRECTORY, CLOCK, CONFIG, TOKEN_SIGNER } from '../infrastructure/tokens';
-import type { Clock } from '../shared/ports';
+import { ACCESS_DIRECTORY, CONFIG, TOKEN_SIGNER } from '../infrastructure/tokens';
 import { PUBLIC_KEY, SCOPES_KEY, type AuthContext } from './auth-context';
 import { clientCertificateThumbprint } from './client-certificate';
 import { UnauthorizedError } from './unauthorized';
@@ -27,7 +26,6 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     @Inject(ACCESS_DIRECTORY) private readonly directory: AccessDirectory,
     @Inject(TOKEN_SIGNER) private readonly signer: TokenSigner,
-    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: Pick<AppConfig, 'auth'>,
   ) {}
 
@@ -58,7 +56,7 @@ export class AuthGuard implements CanActivate {
 
   /** The caller, or why the token is refused. */
   private async authenticate(token: string, request: FastifyRequest): Promise<AuthContext | string> {
-    const verified = await this.signer.verify(token, this.clock.now());
+    const verified = await this.signer.verify(token);
     if (!verified.ok) return verified.reason;
     const { claims } = verified;
     const bound = claims.cnf?.['x5t#S256'];

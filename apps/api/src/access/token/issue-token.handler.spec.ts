@@ -10,7 +10,7 @@ describe('issuing tokens', () => {
   let client: ClientRecord;
   const directory = { client: async (id: string) => (id === client.clientId ? client : undefined), recebedor: async () => ({ id: 'loja1' }) } as unknown as AccessDirectory;
   const config = { auth: { tokenTtlSeconds: 600, certificateBoundTokens: false } } as any;
-  const handler = new IssueTokenHandler(directory, new TokenSigner(Buffer.alloc(32, 1)), config, { now: () => new Date('2026-11-22T12:00:00Z') });
+  const handler = new IssueTokenHandler(directory, new TokenSigner(Buffer.alloc(32, 1), () => new Date('2026-11-22T12:00:00Z')), config);
   const request = { grantType: 'client_credentials', clientId: 'erp', clientSecret: 's3cret-s3cret' };
   const refusal = (certificate?: string, over = {}) => handler.execute({ ...request, ...over }, certificate).then(() => undefined, (e: OAuthError) => e.error);
 

@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isPixScope } from '@pix/domain';
 import type { AppConfig } from '../../config/config';
-import { ACCESS_DIRECTORY, CLOCK, CONFIG, TOKEN_SIGNER } from '../../infrastructure/tokens';
-import type { Clock } from '../../shared/ports';
+import { ACCESS_DIRECTORY, CONFIG, TOKEN_SIGNER } from '../../infrastructure/tokens';
 import type { AccessDirectory } from '../access-directory';
 import { decoyHash, verifySecret } from '../secrets';
 import { OAuthError } from './oauth-error';
@@ -25,8 +24,7 @@ export class IssueTokenHandler {
   constructor(
     @Inject(ACCESS_DIRECTORY) private readonly directory: AccessDirectory,
     @Inject(TOKEN_SIGNER) private readonly signer: TokenSigner,
-    @Inject(CONFIG) private readonly config: AppConfig,
-    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: Pick<AppConfig, 'auth'>,
   ) {}
 
   /** `certificate`: the verified client certificate's thumbprint on this connection, if any. */
@@ -47,7 +45,6 @@ export class IssueTokenHandler {
     const ttl = this.config.auth.tokenTtlSeconds;
     const { token } = await this.signer.sign(
       { sub: client.clientId, rid: client.recebedorId, scope: scopes.join(' '), gen: client.generation, ...(bound ? { cnf: { 'x5t#S256': certificate! } } : {}) },
-      this.clock.now(),
       ttl,
     );
     return { access_token: token, token_type: 'Bearer', expires_in: ttl, scope: scopes.join(' ') };

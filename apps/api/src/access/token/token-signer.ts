@@ -22,21 +22,27 @@ const TYP = 'at+jwt';
 
 export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; reason: string };
 
-/** Signs and verifies access tokens with one shared HMAC key. */
+/**
+ * Signs and verifies access tokens with one shared HMAC key. Token time is the wall clock, not
+ * the app's business Clock: tests move that one across years, and a token's life is real time.
+ */
 export class TokenSigner {
-  constructor(private readonly key: Uint8Array) {}
+  constructor(
+    private readonly key: Uint8Array,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
-  async sign(claims: Omit<AccessClaims, 'iat' | 'exp' | 'jti'>, now: Date, ttlSeconds: number): Promise<{ token: string; claims: AccessClaims }> {
-    const iat = Math.floor(now.getTime() / 1000);
+  async sign(claims: Omit<AccessClaims, 'iat' | 'exp' | 'jti'>, ttlSeconds: number): Promise<{ token: string; claims: AccessClaims }> {
+    const iat = Math.floor(this.now().getTime() / 1000);
     const full: AccessClaims = { ...claims, iat, exp: iat + ttlSeconds, jti: randomUUID() };
     const token = await new SignJWT({ ...full }).setProtectedHeader({ alg: 'HS256', typ: TYP }).sign(this.key);
     return { token, claims: full };
   }
 
-  /** Signature, algorithm, type and expiry checked against `now`; the claims' shape too. */
-  async verify(token: string, now: Date): Promise<VerifyResult> {
+  /** Signature, algorithm, type and expiry; the claims' shape too. */
+  async verify(token: string): Promise<VerifyResult> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], typ: TYP, currentDate: now, requiredClaims: ['sub', 'exp', 'iat'] });
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], typ: TYP, currentDate: this.now(), requiredClaims: ['sub', 'exp', 'iat'] });
       const p = payload as Partial<AccessClaims>;
       if (typeof p.rid !== 'string' || typeof p.scope !== 'string' || !Number.isInteger(p.gen)) return { ok: false, reason: 'The access token lacks required claims.' };
       return { ok: true, claims: payload as unknown as AccessClaims };
