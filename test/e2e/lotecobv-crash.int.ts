@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { createResponseValidator, createTestDatabase, type TestDatabase } from '@pix/testing';
-import { startApiProcess, freePort, type ApiProcess } from '../support/api-process';
+import { lotecobvStreamId } from '@pix/domain';
+import { startApiProcess, freePort, TEST_RECEIVER, type ApiProcess } from '../support/api-process';
 import { newTxid, validCobV } from '../support/api-harness';
 
 jest.setTimeout(180_000);
@@ -52,7 +53,7 @@ describe('lotecobv: a crash in the middle of a 1000-request batch', () => {
     try {
       const charges = await c.query(`SELECT count(*)::int AS n, count(DISTINCT stream_id)::int AS streams FROM es_events WHERE event_type = 'CobVCriada' AND data->>'loteCobVId' = $1`, [ID]);
       expect(charges.rows[0]).toEqual({ n: 990, streams: 990 });
-      const decisions = await c.query(`SELECT count(*)::int AS n, count(DISTINCT data->>'txid')::int AS txids FROM es_events WHERE stream_id = $1 AND event_type = 'SolicitacaoLoteDecidida'`, [`lotecobv-local/${ID}`]);
+      const decisions = await c.query(`SELECT count(*)::int AS n, count(DISTINCT data->>'txid')::int AS txids FROM es_events WHERE stream_id = $1 AND event_type = 'SolicitacaoLoteDecidida'`, [lotecobvStreamId(TEST_RECEIVER.id, ID)]);
       expect(decisions.rows[0]).toEqual({ n: 1000, txids: 1000 });
     } finally {
       await c.end();

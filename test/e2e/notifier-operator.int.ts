@@ -20,7 +20,8 @@ describe('notifier operator endpoints', () => {
     if (!brokers) throw new Error('KAFKA_BROKERS is not set: run through `npm test`, which provisions a broker');
     const env = { DATABASE_URL: db.url, KAFKA_BROKERS: brokers.join(',') };
     withToken = await startNotifierProcess({ ...env, NOTIFIER_PORT: String(await freePort()), NOTIFIER_OPERATOR_TOKEN: TOKEN, NOTIFIER_GROUP_ID: 'ops-a' });
-    withoutToken = await startNotifierProcess({ ...env, NOTIFIER_PORT: String(await freePort()), NOTIFIER_GROUP_ID: 'ops-b' });
+    // Empty overrides the test support's default token: this process runs with none configured.
+    withoutToken = await startNotifierProcess({ ...env, NOTIFIER_PORT: String(await freePort()), NOTIFIER_OPERATOR_TOKEN: '', NOTIFIER_GROUP_ID: 'ops-b' });
   });
   afterAll(async () => {
     await withToken?.stop();
