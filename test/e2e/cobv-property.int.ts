@@ -29,13 +29,16 @@ function expectRefused(res: ApiResponse, context: unknown): void {
 }
 
 /** Charges created from `since` on: a leak in one property never spills into another. */
+/** One client sends thousands of generated requests as fast as it can: far past any rate limit (which has its own tests). */
+const UNLIMITED = { env: { RATE_LIMIT_PER_SECOND: '0' } };
+
 const createdSince = async (api: RunningApi, since: string) =>
   (await api.request('GET', `/cobv?inicio=${since}&fim=2100-01-01T00:00:00Z`)).body.parametros.paginacao.quantidadeTotalDeItens;
 
 describe('cobv: generated invalid requests never change the store', () => {
   let api: RunningApi;
   beforeAll(async () => {
-    api = await startApi();
+    api = await startApi(UNLIMITED);
   });
   afterAll(async () => api?.stop());
 
@@ -107,7 +110,7 @@ describe('cobv: generated invalid requests never change the store', () => {
 describe('cobv: arbitrary bodies never produce a 5xx', () => {
   let api: RunningApi;
   beforeAll(async () => {
-    api = await startApi();
+    api = await startApi(UNLIMITED);
   });
   afterAll(async () => api?.stop());
 
