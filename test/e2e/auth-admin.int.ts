@@ -1,4 +1,5 @@
-import { DomainError, type DadosRecebedor } from '@pix/domain';
+import { randomUUID } from 'node:crypto';
+import { DomainError, webhookStreamId, type DadosRecebedor } from '@pix/domain';
 import { PostgresEventStore } from '@pix/event-store';
 import { createTestDatabase, testPool, type TestDatabase } from '@pix/testing';
 import type { Pool } from 'pg';
@@ -68,6 +69,20 @@ describe('access administration over the event store', () => {
     expect(await kindOf(addKey(ctx(), 'nobody', KEY))).toBe('RecebedorNaoEncontrado');
     expect((await removeKey(ctx(), 'loja1', KEY)).chaves).not.toContain(KEY);
     expect((await addKey(ctx(), 'loja2', KEY)).chaves).toContain(KEY);
+  });
+
+  it("takes a key's webhook away with the key, so its next owner's notifications never reach the old URL", async () => {
+    const key = 'pagamentos@loja1.com.br';
+    await addKey(ctx(), 'loja1', key);
+    await store.appendToStream(webhookStreamId(key), [{ id: randomUUID(), type: 'WebhookConfigurado', data: { chave: key, webhookUrl: 'https://loja1.example.com/hook', criacao: new Date().toISOString(), recebedorId: 'loja1' } }], 'no_stream');
+    await removeKey(ctx(), 'loja1', key);
+    const events = await store.readStream(webhookStreamId(key));
+    expect(events.map((e) => e.type)).toEqual(['WebhookConfigurado', 'WebhookRemovido']);
+    expect(events[1].data).toMatchObject({ chave: key, recebedorId: 'loja1' });
+    // Moving the key on writes nothing more to the webhook stream.
+    await addKey(ctx(), 'loja2', key);
+    await removeKey(ctx(), 'loja2', key);
+    expect(await store.readStream(webhookStreamId(key))).toHaveLength(2);
   });
 
   it('creates clients (secret shown once, stored as a hash), rotates (generation + 1) and disables them', async () => {

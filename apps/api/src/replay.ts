@@ -1,10 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { EventStoreDbEventStore, PostgresEventStore, startEmbeddedPostgres, type EventStore } from '@pix/event-store';
 import { PROJECTIONS, replayProjection } from '@pix/read-models';
 import { ConfigError, loadConfig } from './config/config';
-import { runtimeFile } from './infrastructure/database';
+import { runningLocalDatabaseUrl } from './infrastructure/database';
 
 /**
  * Operator command: rebuild a read model from the first event while the API keeps serving.
@@ -24,7 +23,7 @@ async function main(): Promise<void> {
   let stopEmbedded: (() => Promise<void>) | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
-    const running = readRuntime(config.dataDir);
+    const running = runningLocalDatabaseUrl(config.dataDir);
     if (running) databaseUrl = running;
     else {
       const pg = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'pg') });
@@ -50,19 +49,6 @@ async function main(): Promise<void> {
   await store.close();
   await pool.end();
   await stopEmbedded?.();
-}
-
-/** The embedded server's URL if the local API that wrote runtime.json is still running. */
-function readRuntime(dataDir: string): string | undefined {
-  const file = runtimeFile(dataDir);
-  if (!existsSync(file)) return undefined;
-  const { databaseUrl, pid } = JSON.parse(readFileSync(file, 'utf8')) as { databaseUrl: string; pid: number };
-  try {
-    process.kill(pid, 0);
-    return databaseUrl;
-  } catch {
-    return undefined;
-  }
 }
 
 main().catch((error) => {

@@ -5,12 +5,15 @@ import {
   DomainError,
   PIX_SCOPES,
   recebedorDecider,
+  webhookDecider,
+  webhookDoRecebedor,
+  webhookStreamId,
   type DadosRecebedor,
   type PixScope,
   type Recebedor,
 } from '@pix/domain';
 import { deterministicId } from '../../shared/deterministic-id';
-import { CLIENT_INDEX_STREAM, loadChave, loadCliente, loadRecebedor, onChave, onCliente, onRecebedor, RECEIVER_INDEX_STREAM, type AccessContext } from '../access-streams';
+import { CLIENT_INDEX_STREAM, loadChave, loadCliente, loadRecebedor, onChave, onCliente, onRecebedor, readState, RECEIVER_INDEX_STREAM, runOnStream, type AccessContext } from '../access-streams';
 import { generateSecret, hashSecret } from '../secrets';
 
 /**
@@ -50,6 +53,10 @@ export async function removeKey(ctx: AccessContext, recebedorId: string, chave: 
   // Refuse before writing anything when the key is not this receiver's.
   chaveDecider.decide({ type: 'LiberarChave', chave, recebedorId, now: new Date() }, await loadChave(ctx.store, chave));
   const { state } = await onRecebedor(ctx, recebedorId, (now) => ({ type: 'DesvincularChave', recebedorId, chave, now }));
+  // The key's webhook leaves with it, before anyone else may claim the key: the notifier reads
+  // webhook-{chave} alone, so the next owner's cash-ins must never reach this receiver's URL.
+  if (webhookDoRecebedor((await readState(ctx.store, webhookStreamId(chave), webhookDecider)).state, recebedorId).exists)
+    await runOnStream(ctx, webhookStreamId(chave), webhookDecider, (_s, now) => ({ type: 'RemoverWebhook', chave, now, recebedorId }));
   await onChave(ctx, chave, (now) => ({ type: 'LiberarChave', chave, recebedorId, now }));
   return toRecebedor(state)!;
 }
