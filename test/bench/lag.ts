@@ -1,4 +1,6 @@
 import type { Pool } from 'pg';
+import { cobvStreamId } from '@pix/domain';
+import { RECEBEDOR } from './fixtures';
 import { percentile } from './load';
 
 /**
@@ -54,12 +56,12 @@ export async function waitForCatchUp(pool: Pool): Promise<void> {
   }
 }
 
-/** Lag of every event of the streams `cobv-<prefix>…` (one measured phase). */
+/** Lag of every event of the streams `cobv-{rid}/<prefix>…` (one measured phase). */
 export async function projectionLag(pool: Pool, streamPrefix: string): Promise<Lag> {
   const events = await pool.query<{ tx: string; gp: string; t: number }>(
     `SELECT transaction_id::text AS tx, global_position::text AS gp, extract(epoch FROM recorded_at) * 1000 AS t
      FROM es_events WHERE stream_id LIKE $1`,
-    [`cobv-${streamPrefix}%`],
+    [`${cobvStreamId(RECEBEDOR.id, streamPrefix)}%`],
   );
   const log = await pool.query<{ position: string; t: number }>(
     `SELECT position, extract(epoch FROM at) * 1000 AS t FROM bench_checkpoint_log ORDER BY at`,
