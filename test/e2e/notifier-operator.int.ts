@@ -44,6 +44,15 @@ describe('notifier operator endpoints', () => {
     expect(await call(withToken!, '/notifier/stats', `Bearer ${TOKEN}`)).toBe(200);
   });
 
+  it('echoes the correlation id and writes it on the access line, never the token', async () => {
+    const r = await fetch(`${withToken!.base}/notifier/stats`, { headers: { authorization: `Bearer ${TOKEN}`, 'x-correlation-id': 'ops-check-42' } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-correlation-id')).toBe('ops-check-42');
+    for (const deadline = Date.now() + 5000; !withToken!.output().includes('[cid=ops-check-42]') && Date.now() < deadline; ) await new Promise((done) => setTimeout(done, 50));
+    expect(withToken!.output()).toMatch(/\[cid=ops-check-42\] GET \/notifier\/stats 200/);
+    expect(withToken!.output()).not.toContain(TOKEN);
+  });
+
   it('keeps the operator endpoints shut when no token is configured', async () => {
     expect(await call(withoutToken!, '/notifier/stats', `Bearer ${TOKEN}`)).toBe(403);
     expect(withoutToken!.output()).toContain('NOTIFIER_OPERATOR_TOKEN');

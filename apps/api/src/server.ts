@@ -2,13 +2,11 @@ import 'reflect-metadata';
 import { Logger, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { correlationIdOf, CorrelatedLogger, installAccessLog, installRequestContext } from '@pix/observability';
 import { AppModule } from './app.module';
-import { installAccessLog } from './http/access-log';
-import { CorrelatedLogger } from './http/correlated-logger';
-import { correlationIdOf } from './http/correlation';
+import { authContextOf } from './auth/auth-context';
 import { ProblemFilter, sendProblem } from './http/problem.filter';
 import { installAddressRateLimit, RateLimits } from './http/rate-limit';
-import { installRequestContext } from './http/request-context';
 import { httpsOptions } from './http/tls';
 import type { InfrastructureOptions } from './infrastructure/infrastructure.module';
 
@@ -49,7 +47,7 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
   // address bucket, before any body is read.
   installRequestContext(fastify);
   installAddressRateLimit(fastify, app.get(RateLimits));
-  if (config.logRequests) installAccessLog(fastify);
+  if (config.logRequests) installAccessLog(fastify, { clientOf: (request) => authContextOf(request)?.clientId });
   // The API speaks JSON only: any other media type (text, forms) is a 415 problem. Nest's own
   // parsers (which add forms) are off; Fastify's JSON parser stays, with its prototype guards.
   fastify.removeContentTypeParser(['text/plain']);

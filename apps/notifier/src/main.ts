@@ -5,6 +5,7 @@ import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Pool } from 'pg';
 import { createKafka, ensureCashInTopics } from '@pix/messaging';
+import { correlationIdOf, CorrelatedLogger, installAccessLog, installRequestContext } from '@pix/observability';
 import { loadNotifierConfig, type NotifierConfig } from './config';
 import { NotifierModule, openEventStore } from './notifier.module';
 
@@ -23,7 +24,17 @@ async function main(): Promise<void> {
   const store = await openEventStore(config, pool);
   // Topics are created explicitly (brokers here do not auto-create them).
   await ensureCashInTopics(createKafka(config.kafkaBrokers, 'pix-notifier-admin'));
-  const app = await NestFactory.create<NestFastifyApplication>(NotifierModule.forRoot(config, store, pool), new FastifyAdapter());
+  const app = await NestFactory.create<NestFastifyApplication>(NotifierModule.forRoot(config, store, pool), new FastifyAdapter(), {
+    logger: new CorrelatedLogger({ colors: Boolean(process.stdout.isTTY) }),
+  });
+  // Operator requests get a correlation id on their answer and on every line they log, as in the API.
+  const fastify = app.getHttpAdapter().getInstance();
+  installRequestContext(fastify);
+  installAccessLog(fastify);
+  fastify.addHook('onSend', async (request, reply) => {
+    reply.header('x-correlation-id', correlationIdOf(request));
+    reply.header('cache-control', 'no-store');
+  });
   app.connectMicroservice<MicroserviceOptions>({
     transport: Transport.KAFKA,
     options: {

@@ -1,8 +1,7 @@
 import { Catch, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { correlationIdOf } from './correlation';
 import { toProblem } from './problem-mapping';
-import { inRequestContext, loggablePath } from './request-context';
+import { correlationIdOf, inRequestContext, loggablePath } from '@pix/observability';
 
 /** Every error leaves as `application/problem+json` in the official `Problema` shape. */
 @Catch()
