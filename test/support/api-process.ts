@@ -109,6 +109,9 @@ export async function startApiProcess(databaseUrl: string, port: number, env: Re
       PATH: process.env.PATH,
       MODE: 'production',
       AUTH_TOKEN_KEY: TEST_TOKEN_KEY,
+      // These processes serve crash and load scenarios of hundreds of requests from one client;
+      // rate limits have their own tests (rate-limit.int.ts) and are a test's explicit choice here.
+      RATE_LIMIT_PER_SECOND: '0',
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       HOST: '127.0.0.1',
