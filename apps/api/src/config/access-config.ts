@@ -7,6 +7,8 @@ export interface AuthConfig {
   tokenTtlSeconds: number;
   /** HMAC key that signs access tokens (>= 32 bytes); local mode keeps one in DATA_DIR when unset. */
   tokenKey?: Buffer;
+  /** Keys that signed earlier tokens: still accepted for verification, never used to sign (rotation). */
+  previousTokenKeys: Buffer[];
   /** RFC 8705: tokens carry the client certificate's thumbprint and need that certificate. */
   certificateBoundTokens: boolean;
   /** How long receivers and clients are cached in memory (disable/rotate take effect within it). */
@@ -26,12 +28,16 @@ export interface TlsConfig {
 export type IntReader = (name: string, fallback: number, min: number, max: number) => number;
 
 export function loadAuth(env: Record<string, string | undefined>, local: boolean, problems: string[], int: IntReader): AuthConfig {
-  let tokenKey: Buffer | undefined;
+  const parseKey = (name: string, raw: string) => {
+    const key = /^[0-9a-f]+$/i.test(raw) && raw.length % 2 === 0 ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+    if (key.length < 32) problems.push(`${name} must be at least 32 bytes, hex or base64 (e.g. \`openssl rand -hex 32\`)`);
+    return key;
+  };
   const rawKey = env.AUTH_TOKEN_KEY;
-  if (rawKey) {
-    tokenKey = /^[0-9a-f]+$/i.test(rawKey) && rawKey.length % 2 === 0 ? Buffer.from(rawKey, 'hex') : Buffer.from(rawKey, 'base64');
-    if (tokenKey.length < 32) problems.push('AUTH_TOKEN_KEY must be at least 32 bytes, hex or base64 (e.g. `openssl rand -hex 32`)');
-  } else if (!local) problems.push('AUTH_TOKEN_KEY is required in production mode (every API instance signs and verifies tokens with it; `openssl rand -hex 32`)');
+  const tokenKey = rawKey ? parseKey('AUTH_TOKEN_KEY', rawKey) : undefined;
+  if (!rawKey && !local) problems.push('AUTH_TOKEN_KEY is required in production mode (every API instance signs and verifies tokens with it; `openssl rand -hex 32`)');
+  const previous = (env.AUTH_TOKEN_PREVIOUS_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  const previousTokenKeys = previous.map((k) => parseKey('AUTH_TOKEN_PREVIOUS_KEYS (each key)', k));
   const bound = env.AUTH_CERTIFICATE_BOUND_TOKENS ?? 'false';
   if (bound !== 'true' && bound !== 'false') problems.push(`AUTH_CERTIFICATE_BOUND_TOKENS must be true or false, got "${bound}"`);
   const localClientId = env.LOCAL_CLIENT_ID ?? 'sandbox';
@@ -41,6 +47,7 @@ export function loadAuth(env: Record<string, string | undefined>, local: boolean
   return {
     tokenTtlSeconds: int('AUTH_TOKEN_TTL_SECONDS', 3600, 60, 86_400),
     tokenKey,
+    previousTokenKeys,
     certificateBoundTokens: bound === 'true',
     directoryCacheMs: int('AUTH_CACHE_MS', 2000, 0, 600_000),
     localClientId,

@@ -39,4 +39,12 @@ describe('configuration', () => {
     const c = loadConfig({ LOCAL_PIX_KEY: 'loja@example.com', LOCAL_RECEIVER_NAME: 'Loja' });
     expect(c.recebedor).toMatchObject({ nome: 'Loja', chaves: ['loja@example.com'] });
   });
+
+  it('reads previous token keys for rotation, each at least 32 bytes', () => {
+    const a = 'a'.repeat(64);
+    const b = Buffer.alloc(32, 3).toString('base64');
+    expect(loadConfig({ AUTH_TOKEN_PREVIOUS_KEYS: `${a}, ${b}` }).auth.previousTokenKeys).toEqual([Buffer.from(a, 'hex'), Buffer.alloc(32, 3)]);
+    expect(loadConfig({}).auth.previousTokenKeys).toEqual([]);
+    expect(() => loadConfig({ AUTH_TOKEN_PREVIOUS_KEYS: 'abcd' })).toThrow(/AUTH_TOKEN_PREVIOUS_KEYS/);
+  });
 });

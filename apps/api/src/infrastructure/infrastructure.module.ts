@@ -57,7 +57,7 @@ export class InfrastructureModule implements OnApplicationBootstrap, OnApplicati
         // Receivers, keys and clients from their streams, cached for AUTH_CACHE_MS.
         { provide: ACCESS_DIRECTORY, inject: [EVENT_STORE], useFactory: (store: EventStore) => new AccessDirectory(store, config.auth.directoryCacheMs) },
         { provide: RECEIVER_DIRECTORY, useExisting: ACCESS_DIRECTORY },
-        { provide: TOKEN_SIGNER, useFactory: () => new TokenSigner(resolveTokenKey(config)) },
+        { provide: TOKEN_SIGNER, useFactory: () => new TokenSigner(resolveTokenKey(config), undefined, config.auth.previousTokenKeys) },
       ],
       exports: [CONFIG, CLOCK, READ_DB, EVENT_STORE, LOCATION_IDS, PROJECTIONS, RECEIVER_DIRECTORY, ACCESS_DIRECTORY, TOKEN_SIGNER],
     };

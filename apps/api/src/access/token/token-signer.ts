@@ -1,5 +1,5 @@
-import { errors, jwtVerify, SignJWT } from 'jose';
-import { randomUUID } from 'node:crypto';
+import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
+import { createHash, randomUUID } from 'node:crypto';
 
 /** The claims of our access tokens (a JWT, RFC 9068 profile, HS256). */
 export interface AccessClaims {
@@ -22,27 +22,43 @@ const TYP = 'at+jwt';
 
 export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; reason: string };
 
+/** A key's id in the token header: a hash prefix, so the key itself is never revealed. */
+export const keyIdOf = (key: Uint8Array) => createHash('sha256').update(key).digest('base64url').slice(0, 12);
+
 /**
- * Signs and verifies access tokens with one shared HMAC key. Token time is the wall clock, not
- * the app's business Clock: tests move that one across years, and a token's life is real time.
+ * Signs access tokens with the current HMAC key and verifies them with it or with a previous
+ * one (key rotation without logging everyone out: tokens of the old key live out their hour).
+ * Token time is the wall clock, not the app's business Clock: tests move that one across years,
+ * and a token's life is real time.
  */
 export class TokenSigner {
+  private readonly keyId: string;
+  private readonly verifiers: Map<string, Uint8Array>;
+
   constructor(
     private readonly key: Uint8Array,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+    previousKeys: Uint8Array[] = [],
+  ) {
+    this.keyId = keyIdOf(key);
+    this.verifiers = new Map([key, ...previousKeys].map((k) => [keyIdOf(k), k]));
+  }
 
   async sign(claims: Omit<AccessClaims, 'iat' | 'exp' | 'jti'>, ttlSeconds: number): Promise<{ token: string; claims: AccessClaims }> {
     const iat = Math.floor(this.now().getTime() / 1000);
     const full: AccessClaims = { ...claims, iat, exp: iat + ttlSeconds, jti: randomUUID() };
-    const token = await new SignJWT({ ...full }).setProtectedHeader({ alg: 'HS256', typ: TYP }).sign(this.key);
+    const token = await new SignJWT({ ...full }).setProtectedHeader({ alg: 'HS256', typ: TYP, kid: this.keyId }).sign(this.key);
     return { token, claims: full };
   }
 
   /** Signature, algorithm, type and expiry; the claims' shape too. */
   async verify(token: string): Promise<VerifyResult> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], typ: TYP, currentDate: this.now(), requiredClaims: ['sub', 'exp', 'iat'] });
+      const { kid } = decodeProtectedHeader(token);
+      // Tokens from before key ids existed carry none: only the current key may verify them.
+      const key = kid === undefined ? this.key : this.verifiers.get(kid);
+      if (!key) return { ok: false, reason: 'The access token is invalid.' };
+      const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], typ: TYP, currentDate: this.now(), requiredClaims: ['sub', 'exp', 'iat'] });
       const p = payload as Partial<AccessClaims>;
       if (typeof p.rid !== 'string' || typeof p.scope !== 'string' || !Number.isInteger(p.gen)) return { ok: false, reason: 'The access token lacks required claims.' };
       return { ok: true, claims: payload as unknown as AccessClaims };

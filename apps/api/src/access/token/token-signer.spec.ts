@@ -1,0 +1,32 @@
+import { decodeProtectedHeader, SignJWT } from 'jose';
+import { keyIdOf, TokenSigner } from './token-signer';
+
+const OLD = Buffer.alloc(32, 1);
+const NEW = Buffer.alloc(32, 2);
+const now = new Date('2026-11-22T12:00:00Z');
+const claims = { sub: 'erp', rid: 'loja1', scope: 'cobv.read', gen: 1 };
+
+describe('access tokens across a signing-key rotation', () => {
+  it('signs with the current key and names it by a hash prefix, never the key itself', async () => {
+    const { token } = await new TokenSigner(NEW, () => now).sign(claims, 60);
+    expect(decodeProtectedHeader(token)).toEqual({ alg: 'HS256', typ: 'at+jwt', kid: keyIdOf(NEW) });
+    expect(keyIdOf(NEW)).not.toContain(NEW.toString('base64url').slice(0, 8));
+  });
+
+  it("keeps the old key's tokens valid while it is listed as previous, and only then", async () => {
+    const { token } = await new TokenSigner(OLD, () => now).sign(claims, 60);
+    expect(await new TokenSigner(NEW, () => now, [OLD]).verify(token)).toMatchObject({ ok: true, claims });
+    expect(await new TokenSigner(NEW, () => now).verify(token)).toEqual({ ok: false, reason: 'The access token is invalid.' });
+  });
+
+  it('refuses a token whose key id names a listed key but whose signature is another key', async () => {
+    const forged = await new SignJWT({ ...claims, iat: 1, exp: 4_000_000_000 }).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: keyIdOf(OLD) }).sign(Buffer.alloc(32, 9));
+    expect((await new TokenSigner(NEW, () => now, [OLD]).verify(forged)).ok).toBe(false);
+  });
+
+  it('verifies a token without a key id (issued before key ids) with the current key only', async () => {
+    const legacy = await new SignJWT({ ...claims, iat: Math.floor(now.getTime() / 1000), exp: Math.floor(now.getTime() / 1000) + 60 }).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' }).sign(NEW);
+    expect((await new TokenSigner(NEW, () => now, [OLD]).verify(legacy)).ok).toBe(true);
+    expect((await new TokenSigner(OLD, () => now, [NEW]).verify(legacy)).ok).toBe(false);
+  });
+});
