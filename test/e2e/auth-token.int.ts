@@ -64,7 +64,7 @@ describe('OAuth2 token endpoint and bearer tokens', () => {
     expect(res.headers.get('pragma')).toBe('no-cache');
     const body = (await res.json()) as { access_token: string };
     expect(body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, scope: ALL });
-    expect(decodeProtectedHeader(body.access_token)).toEqual({ alg: 'HS256', typ: 'at+jwt' });
+    expect(decodeProtectedHeader(body.access_token)).toEqual({ alg: 'HS256', typ: 'at+jwt', kid: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/) });
     const claims = decodeJwt(body.access_token);
     expect(claims).toEqual({ sub: 'sandbox', rid: 'local', scope: ALL, gen: 1, iat: expect.any(Number), exp: expect.any(Number), jti: expect.any(String) });
     expect(claims.exp! - claims.iat!).toBe(3600);
