@@ -72,7 +72,7 @@ if (!BROKERS) {
       tls = selfSignedCertificate();
       receiver = await Receiver.start({ tls });
       db = await createTestDatabase('cashin_crash');
-      api = await startApiProcess(db.url, await freePort(), { KAFKA_BROKERS: BROKERS.join(','), RECEIVER_PIX_KEYS: KEYS.join(',') });
+      api = await startApiProcess(db.url, await freePort(), { KAFKA_BROKERS: BROKERS.join(',') }, KEYS);
       client = contractClient(api.base, api.headers());
       for (const [i, chave] of KEYS.entries()) expect((await client.request('PUT', `/webhook/${chave}`, { webhookUrl: `${receiver.url}/k${i}` })).status).toBe(200);
       psp = await PspCore.connect(BROKERS);

@@ -46,7 +46,7 @@ if (!BROKERS) {
       tls = selfSignedCertificate();
       receiver = await Receiver.start({ tls });
       db = await createTestDatabase('cashin_kafka');
-      api = await startApiProcess(db.url, await freePort(), { KAFKA_BROKERS: BROKERS.join(','), RECEIVER_PIX_KEYS: `${KEY_A},${KEY_B}` });
+      api = await startApiProcess(db.url, await freePort(), { KAFKA_BROKERS: BROKERS.join(',') }, [KEY_A, KEY_B]);
       client = contractClient(api.base, api.headers());
       const env = { DATABASE_URL: db.url, KAFKA_BROKERS: BROKERS.join(','), NOTIFIER_PORT: String(await freePort()), WEBHOOK_CA: tls.caPath };
       notifier = await startNotifierProcess({ ...env, WEBHOOK_RETRY_SCHEDULE: '200ms,200ms,500ms', WEBHOOK_TIMEOUT: '10s' });

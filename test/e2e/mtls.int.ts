@@ -1,71 +1,16 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import https from 'node:https';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import type https from 'node:https';
 import { createTestDatabase, type TestDatabase } from '@pix/testing';
 import { startApi, type RunningApi } from '../support/api-harness';
-import { TEST_TOKEN_KEY } from '../support/api-process';
+import { httpsCall, makePki, type Pki } from '../support/tls';
 
 // The API in production mode serving HTTPS itself, with and without client certificates
 // required (mTLS). Certificates come from the openssl CLI in a temp dir; requests go through
 // node:https directly, each on a fresh connection (so each one is a full handshake).
 
-const PRODUCTION = {
-  MODE: 'production',
-  AUTH_TOKEN_KEY: TEST_TOKEN_KEY,
-  // The receiver the harness registers before start-up (the app takes receivers from the admin).
-  RECEIVER_NAME: 'Empresa de Logística SA',
-  RECEIVER_CNPJ: '56989000019563',
-  RECEIVER_STREET: 'Rua 15 Numero 1200',
-  RECEIVER_CITY: 'São Paulo',
-  RECEIVER_UF: 'SP',
-  RECEIVER_CEP: '70800100',
-  RECEIVER_PIX_KEYS: '5f84a4c5-c5cb-4599-9f13-7eb4d419dacc',
-};
+// The receiver and client the harness registers come with production mode.
+const PRODUCTION = { MODE: 'production' };
 
-interface Pki {
-  dir: string;
-  file: (name: string) => string;
-  pem: (name: string) => Buffer;
-}
-
-/** A throw-away CA, a server certificate for 127.0.0.1/localhost, a client one it signs and a self-signed one. */
-function generatePki(): Pki {
-  if (spawnSync('openssl', ['version']).status !== 0) throw new Error('these tests need the openssl CLI on PATH');
-  const dir = mkdtempSync(path.join(tmpdir(), 'api-mtls-'));
-  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  const key = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  ssl('req', '-x509', ...key, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=pix test client CA');
-  writeFileSync(path.join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
-  writeFileSync(path.join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
-  for (const [name, cn] of [['server', 'localhost'], ['client', 'psp-client']] as const) {
-    ssl('req', ...key, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`);
-    ssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.crt`, '-days', '2', '-extfile', `${name}.ext`);
-  }
-  ssl('req', '-x509', ...key, '-keyout', 'rogue.key', '-out', 'rogue.crt', '-days', '2', '-subj', '/CN=psp-client', '-addext', 'extendedKeyUsage=clientAuth');
-  const file = (name: string) => path.join(dir, name);
-  return { dir, file, pem: (name) => readFileSync(file(name)) };
-}
-
-type Outcome = { status: number; headers: Record<string, unknown>; body: string } | { error: NodeJS.ErrnoException };
-
-function call(port: number, method: string, urlPath: string, tls: https.RequestOptions, headers: Record<string, string> = {}, body?: string): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const request = https.request({ host: '127.0.0.1', port, path: urlPath, method, headers, agent: false, timeout: 5000, ...tls }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (c) => (text += c));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
-      response.on('error', (error) => resolve({ error }));
-    });
-    request.on('timeout', () => request.destroy(new Error('timeout')));
-    request.on('error', (error) => resolve({ error }));
-    request.end(body);
-  });
-}
-
-const get = (port: number, urlPath: string, tls: https.RequestOptions) => call(port, 'GET', urlPath, tls);
+const get = (port: number, urlPath: string, tls: https.RequestOptions) => httpsCall(port, 'GET', urlPath, tls);
 
 const portOf = (api: RunningApi) => Number(new URL(api.baseUrl).port);
 /** How a TLS server says no: a handshake alert, or the connection closed before any HTTP. */
@@ -79,11 +24,11 @@ describe('mTLS: client certificate required (production)', () => {
   let trusted: https.RequestOptions;
 
   beforeAll(async () => {
-    pki = generatePki();
+    pki = makePki(['client'], ['rogue']);
     db = await createTestDatabase('api_mtls');
     api = await startApi({
       db,
-      env: { ...PRODUCTION, DATABASE_URL: db.url, TLS_CERT_FILE: pki.file('server.crt'), TLS_KEY_FILE: pki.file('server.key'), TLS_CLIENT_CA_FILE: pki.file('ca.crt') },
+      env: { ...PRODUCTION, TLS_CERT_FILE: pki.file('server.crt'), TLS_KEY_FILE: pki.file('server.key'), TLS_CLIENT_CA_FILE: pki.file('ca.crt') },
     });
     port = portOf(api);
     trusted = { ca: pki.pem('ca.crt'), cert: pki.pem('client.crt'), key: pki.pem('client.key') };
@@ -91,7 +36,7 @@ describe('mTLS: client certificate required (production)', () => {
   afterAll(async () => {
     await api?.stop();
     await db?.drop();
-    if (pki) rmSync(pki.dir, { recursive: true, force: true });
+    pki?.remove();
   });
 
   it('a client certificate signed by the CA reaches /health over HTTPS, with HSTS', async () => {
@@ -112,10 +57,10 @@ describe('mTLS: client certificate required (production)', () => {
   // TLS 1.2 before the handshake completes. Both are tried; the server stays up for others.
   it('over mTLS, a token from POST /oauth/token opens the API', async () => {
     const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: api.client.clientId, client_secret: api.client.secret }).toString();
-    const issued = await call(port, 'POST', '/oauth/token', trusted, { 'content-type': 'application/x-www-form-urlencoded' }, form);
+    const issued = await httpsCall(port, 'POST', '/oauth/token', trusted, { 'content-type': 'application/x-www-form-urlencoded' }, form);
     expect(issued).toMatchObject({ status: 200 });
     const token = 'body' in issued ? (JSON.parse(issued.body) as { access_token: string }).access_token : '';
-    const res = await call(port, 'GET', '/v2/cobv/abcdefghijklmnopqrstuvwxyz12345', trusted, { authorization: `Bearer ${token}` });
+    const res = await httpsCall(port, 'GET', '/v2/cobv/abcdefghijklmnopqrstuvwxyz12345', trusted, { authorization: `Bearer ${token}` });
     expect(res).toMatchObject({ status: 404 });
     expect('body' in res && JSON.parse(res.body).type).toBe('https://pix.bcb.gov.br/api/v2/error/CobVNaoEncontrada');
   });
@@ -150,14 +95,14 @@ describe('TLS without client certificates (production)', () => {
   let api: RunningApi;
 
   beforeAll(async () => {
-    pki = generatePki();
+    pki = makePki(['client'], ['rogue']);
     db = await createTestDatabase('api_tls');
-    api = await startApi({ db, env: { ...PRODUCTION, DATABASE_URL: db.url, TLS_CERT_FILE: pki.file('server.crt'), TLS_KEY_FILE: pki.file('server.key') } });
+    api = await startApi({ db, env: { ...PRODUCTION, TLS_CERT_FILE: pki.file('server.crt'), TLS_KEY_FILE: pki.file('server.key') } });
   });
   afterAll(async () => {
     await api?.stop();
     await db?.drop();
-    if (pki) rmSync(pki.dir, { recursive: true, force: true });
+    pki?.remove();
   });
 
   it('serves HTTPS to a client with no certificate; a client that does not trust the server refuses it', async () => {

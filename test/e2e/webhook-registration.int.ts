@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createResponseValidator, createTestDatabase, type TestDatabase } from '@pix/testing';
 import { LOCAL_KEY, startApi, type ApiResponse, type RunningApi } from '../support/api-harness';
-import { TEST_TOKEN_KEY } from '../support/api-process';
 
 // PUT/GET/DELETE /webhook/{chave} and GET /webhook on the in-process API (local mode, plus one
 // production-mode instance for the https-only rule). Every answer goes through the harness, so
@@ -141,21 +140,7 @@ describe('webhook registration (production mode: https only)', () => {
   let api: RunningApi;
   beforeAll(async () => {
     db = await createTestDatabase('webhook_prod');
-    api = await startApi({
-      db,
-      env: {
-        MODE: 'production',
-        AUTH_TOKEN_KEY: TEST_TOKEN_KEY,
-        DATABASE_URL: db.url,
-        RECEIVER_NAME: 'Empresa de Logística SA',
-        RECEIVER_CNPJ: '56989000019563',
-        RECEIVER_STREET: 'Rua 15 Numero 1200',
-        RECEIVER_CITY: 'São Paulo',
-        RECEIVER_UF: 'SP',
-        RECEIVER_CEP: '70800100',
-        RECEIVER_PIX_KEYS: LOCAL_KEY,
-      },
-    });
+    api = await startApi({ db, env: { MODE: 'production' }, chaves: [LOCAL_KEY] });
   });
   afterAll(async () => {
     await api?.stop();

@@ -3,7 +3,7 @@ import { createResponseValidator, createTestDatabase, type TestDatabase } from '
 import { loadConfig, type AppConfig } from '../../apps/api/src/config/config';
 import type { Clock } from '../../apps/api/src/shared/ports';
 import { createApiApp } from '../../apps/api/src/server';
-import { fetchToken, provisionAccess, TEST_CLIENT, TEST_PIX_KEY, TEST_RECEIVER, TEST_TOKEN_KEY } from './api-process';
+import { fetchToken, provisionAccess, TEST_CLIENT, TEST_PIX_KEY, TEST_TOKEN_KEY } from './api-process';
 
 export interface ApiResponse {
   status: number;
@@ -40,19 +40,19 @@ const validator = createResponseValidator();
 
 /**
  * The real API app on a real port, over a fresh PostgreSQL database (or a given one). Local
- * mode seeds its receiver and client itself; production mode gets the test receiver and client
- * registered first (RECEIVER_* in `env` override the receiver's data and keys, the app itself no
- * longer reads them). The token key is the shared test key unless `env` sets one or a DATA_DIR,
- * so no test writes a key file into the repository.
+ * mode seeds its receiver and client itself; production mode gets the test receiver (with
+ * `chaves`, default the test key) and client registered first, as `npm run admin` would. The token key is the shared test key unless `env` sets one or a DATA_DIR,
+ * so no test writes a key file into the repository; production mode runs on the test database.
  */
-export async function startApi(options: { env?: Record<string, string>; db?: TestDatabase; clock?: Clock } = {}): Promise<RunningApi> {
+export async function startApi(options: { env?: Record<string, string>; db?: TestDatabase; clock?: Clock; chaves?: string[] } = {}): Promise<RunningApi> {
   const db = options.db ?? (await createTestDatabase('api_e2e'));
   const env: Record<string, string> = { MODE: 'local', PORT: '0', LOG_LEVEL: 'error', ...options.env };
   if (env.AUTH_TOKEN_KEY === undefined && env.DATA_DIR === undefined) env.AUTH_TOKEN_KEY = TEST_TOKEN_KEY;
+  if (env.MODE === 'production') env.DATABASE_URL ??= db.url;
   const config = loadConfig(env);
   let client = { clientId: config.auth.localClientId, secret: config.auth.localClientSecret };
   if (config.mode === 'production') {
-    await provisionAccess(db.url, { receiver: receiverFromEnv(env), chaves: (env.RECEIVER_PIX_KEYS ?? TEST_PIX_KEY).split(','), client: TEST_CLIENT });
+    await provisionAccess(db.url, { chaves: options.chaves ?? [TEST_PIX_KEY], client: TEST_CLIENT });
     client = TEST_CLIENT;
   }
   const app = await createApiApp({ config, databaseUrl: db.url, clock: options.clock });
@@ -113,20 +113,6 @@ export async function startApi(options: { env?: Record<string, string>; db?: Tes
       await app.close();
       if (!keepDatabase && !options.db) await db.drop();
     },
-  };
-}
-
-/** RECEIVER_* of a production test's env, over the default test receiver. */
-function receiverFromEnv(env: Record<string, string>) {
-  const cnpjOrCpf = env.RECEIVER_CNPJ ?? TEST_RECEIVER.cnpj!;
-  return {
-    id: TEST_RECEIVER.id,
-    nome: env.RECEIVER_NAME ?? TEST_RECEIVER.nome,
-    ...(cnpjOrCpf.length === 11 ? { cpf: cnpjOrCpf } : { cnpj: cnpjOrCpf }),
-    logradouro: env.RECEIVER_STREET ?? TEST_RECEIVER.logradouro,
-    cidade: env.RECEIVER_CITY ?? TEST_RECEIVER.cidade,
-    uf: env.RECEIVER_UF ?? TEST_RECEIVER.uf,
-    cep: env.RECEIVER_CEP ?? TEST_RECEIVER.cep,
   };
 }
 

@@ -96,13 +96,11 @@ export interface ApiProcess {
 
 /**
  * The API as a separate production-mode process, so a test can kill -9 it. The test receiver
- * and client are registered first; `RECEIVER_PIX_KEYS` in `env` (comma-separated) names the
- * receiver's keys (registered, not passed on: the app takes receivers only from the admin).
+ * (with `chaves`, default the test key) and client are registered first, as `npm run admin` would.
  */
-export async function startApiProcess(databaseUrl: string, port: number, env: Record<string, string> = {}): Promise<ApiProcess> {
+export async function startApiProcess(databaseUrl: string, port: number, env: Record<string, string> = {}, chaves = [TEST_PIX_KEY]): Promise<ApiProcess> {
   ensureBuilt();
-  const { RECEIVER_PIX_KEYS: keys, ...appEnv } = env;
-  await provisionAccess(databaseUrl, { chaves: (keys ?? TEST_PIX_KEY).split(',') });
+  await provisionAccess(databaseUrl, { chaves });
   const child = spawn(process.execPath, [path.join(root, 'tools/launch.js'), 'apps/api/src/main.js'], {
     cwd: root,
     env: {
@@ -117,7 +115,7 @@ export async function startApiProcess(databaseUrl: string, port: number, env: Re
       HOST: '127.0.0.1',
       // Test receivers listen on 127.0.0.1, which production mode otherwise refuses.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      ...appEnv,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -79,8 +79,9 @@ export class LoteCobVProcessor implements OnApplicationBootstrap, OnApplicationS
         const decisions = await mapWithConcurrency(pending, this.config.loteConcurrency, (item) => decideSolicitacao(this.deps, receivers.get(item.recebedorId), item));
         const byBatch = new Map<string, { lote: SolicitacaoLoteRow; events: typeof decisions }>();
         pending.forEach((item, i) => {
-          const batch = byBatch.get(loteKeyOf(item)) ?? { lote: item, events: [] };
-          byBatch.set(loteKeyOf(item), { ...batch, events: [...batch.events, decisions[i]] });
+          const key = loteKeyOf(item);
+          if (!byBatch.has(key)) byBatch.set(key, { lote: item, events: [] });
+          byBatch.get(key)!.events.push(decisions[i]);
         });
         const positions = await Promise.all([...byBatch.values()].map(({ lote, events }) => recordDecisions(this.store, lote, events)));
         // Next round only once these decisions are in the work list, so none is taken twice.
