@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { Client, Pool, type PoolConfig } from 'pg';
+import { Pool, type PoolConfig } from 'pg';
 import {
   DuplicateEventIdError,
   WrongExpectedRevisionError,
@@ -13,8 +13,9 @@ import {
 import { APPEND_SQL, CURRENT_REVISION_SQL, EVENTS_BY_ID_SQL, READ_ALL_SQL, READ_STREAM_SQL } from './append-sql';
 import { comparePgPositions, decodePgPosition, encodePgPosition, PG_START } from './positions';
 import { isSameAppend, toRecorded, type EventRow } from './rows';
-import { APPENDED_CHANNEL, EVENT_STORE_DDL, SCHEMA_LOCK_ID } from './schema';
-import { inTransaction } from './transaction';
+import { AppendListener, type StoreLogger } from './append-listener';
+import { migrate } from './migrations';
+import { APPENDED_CHANNEL, EVENT_STORE_MIGRATION } from './schema';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -25,6 +26,8 @@ export interface PostgresEventStoreOptions {
   poolConfig?: PoolConfig;
   /** LISTEN for appends made by other processes (off for short-lived tools). */
   listen?: boolean;
+  /** Where connection state changes (LISTEN lost / restored) are reported. */
+  logger?: StoreLogger;
 }
 
 export class PostgresEventStore implements EventStore {
@@ -32,7 +35,7 @@ export class PostgresEventStore implements EventStore {
   private readonly pool: Pool;
   private readonly ownsPool: boolean;
   private readonly appended = new EventEmitter().setMaxListeners(0);
-  private listener?: Client;
+  private listener?: AppendListener;
   private closed = false;
   private notifying = false;
   private notifyAgain = false;
@@ -46,10 +49,7 @@ export class PostgresEventStore implements EventStore {
 
   static async create(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {
     const store = new PostgresEventStore(options);
-    await inTransaction(store.pool, async (c) => {
-      await c.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_ID]);
-      await c.query(EVENT_STORE_DDL);
-    });
+    await migrate(store.pool, [EVENT_STORE_MIGRATION]);
     if (options.listen !== false) await store.startListening();
     return store;
   }
@@ -109,7 +109,7 @@ export class PostgresEventStore implements EventStore {
   async close(): Promise<void> {
     this.closed = true;
     this.appended.removeAllListeners();
-    await this.listener?.end().catch(() => undefined);
+    await this.listener?.close();
     if (this.ownsPool) await this.pool.end();
   }
 
@@ -173,18 +173,16 @@ export class PostgresEventStore implements EventStore {
       });
   }
 
-  /** Wake-ups for appends made by other processes; a lost connection is re-established. */
+  /** Whether the LISTEN connection for other processes' appends is up (false when not listening). */
+  get listening(): boolean {
+    return this.listener?.listening ?? false;
+  }
+
+  /** Wake-ups for appends made by other processes; kept up for as long as the store is open. */
   private async startListening(): Promise<void> {
     if (this.closed) return;
-    const client = new Client(this.options.pool ? (this.options.pool as any).options : this.options.poolConfig);
-    client.on('notification', () => this.appended.emit('appended'));
-    client.on('error', () => {
-      this.listener = undefined;
-      if (!this.closed) setTimeout(() => this.startListening().catch(() => undefined), 1000).unref();
-    });
-    await client.connect();
-    await client.query(`LISTEN ${APPENDED_CHANNEL}`);
-    this.listener = client;
-    if (this.closed) await client.end();
+    const config = this.options.pool ? (this.options.pool as unknown as { options: PoolConfig }).options : this.options.poolConfig;
+    this.listener = new AppendListener({ ...config }, APPENDED_CHANNEL, () => this.appended.emit('appended'), this.options.logger);
+    await this.listener.start();
   }
 }

@@ -1,3 +1,5 @@
+import type { Migration } from './migrations';
+
 /**
  * Event table. `transaction_id` is what makes catch-up reads safe under concurrent writers:
  * readers only take rows whose transaction is older than every transaction still running
@@ -25,7 +27,12 @@ DROP TRIGGER IF EXISTS es_events_notify ON es_events;
 DROP FUNCTION IF EXISTS es_events_notify();
 `;
 
-/** Serialises schema creation when several processes start at once against one database. */
-export const SCHEMA_LOCK_ID = 727_001;
+/** The event store's tables as a start-up migration (see migrations.ts: one lock for all DDL). */
+export const EVENT_STORE_MIGRATION: Migration = {
+  id: '0001-event-store',
+  up: async (client) => {
+    await client.query(EVENT_STORE_DDL);
+  },
+};
 
 export const APPENDED_CHANNEL = 'es_events_appended';

@@ -1,17 +1,32 @@
 import type { Pool, PoolClient } from 'pg';
 
-/** Runs `work` in one transaction on one pooled connection; rolls back on any error. */
+/**
+ * Runs `work` in one transaction on one pooled connection; rolls back on any error.
+ *
+ * A checked-out client has no 'error' listener of the pool's (pg-pool removes it on checkout),
+ * so a backend that dies while we hold the client (server restart, failover, idle-in-transaction
+ * kill) would be an unhandled 'error' event that ends the process. We listen for the whole
+ * checkout; the failure still reaches the caller through the pending query's rejection, and a
+ * broken client is destroyed on release instead of going back to the pool.
+ */
 export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  let broken: Error | undefined;
+  const onError = (error: Error) => {
+    broken ??= error;
+  };
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    // A failed ROLLBACK leaves the connection in an unknown state: discard it.
+    if (!broken) await client.query('ROLLBACK').catch((rollbackError: Error) => (broken ??= rollbackError));
     throw error;
   } finally {
-    client.release();
+    client.release(broken ?? undefined);
+    client.off('error', onError);
   }
 }

@@ -1,0 +1,29 @@
+/**
+ * Errors that say "the database cannot be reached right now" rather than "this request is
+ * wrong" or "our code is wrong": the server is down, restarting, refusing connections or
+ * dropped ours. Callers answer 503 and retry later; nothing was written (a transaction whose
+ * connection died was never committed).
+ */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+
+/** SQLSTATEs: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections. */
+const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
+
+/** Messages pg and pg-pool give without a code. */
+const MESSAGES = [
+  /^Connection terminated/i, // 'Connection terminated unexpectedly', '... due to connection timeout'
+  /timeout exceeded when trying to connect/i, // pg-pool's connectionTimeoutMillis
+  /Client has encountered a connection error and is not queryable/i,
+  /Client was closed and is not queryable/i,
+  /Cannot use a pool after calling end on the pool/i,
+];
+
+export function isConnectionError(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 5) return false;
+  const { code, message, errors, cause } = error as { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown };
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08'))) return true;
+  if (typeof message === 'string' && MESSAGES.some((m) => m.test(message))) return true;
+  // Node's AggregateError when a host name resolves to several addresses, all refused.
+  if (Array.isArray(errors) && errors.some((e) => isConnectionError(e, depth + 1))) return true;
+  return isConnectionError(cause, depth + 1);
+}
