@@ -31,7 +31,7 @@ describe('cobv lifecycle over HTTP', () => {
     });
     expect(put.body.devedor).toEqual(sent.devedor);
     expect(put.body.calendario.criacao).toMatch(RFC3339_MS_UTC);
-    expect(put.body.loc).toEqual({ id: expect.any(Number), location: expect.stringMatching(/^https:\/\/\S+$/), tipoCob: 'cobv', criacao: expect.stringMatching(RFC3339_MS_UTC), txid });
+    expect(put.body.loc).toEqual({ id: expect.any(Number), location: expect.stringMatching(/^localhost:\d+\/qr\/v2\/cobv\/[0-9a-f]{32}$/), tipoCob: 'cobv', criacao: expect.stringMatching(RFC3339_MS_UTC), txid });
     expect(put.body.location).toBe(put.body.loc.location);
     expect(typeof put.body.pixCopiaECola).toBe('string');
 
@@ -40,14 +40,14 @@ describe('cobv lifecycle over HTTP', () => {
     expect(get.body).toEqual(put.body);
   });
 
-  it('pixCopiaECola is a BR Code with a valid CRC whose field 26.25 is the location without https://', async () => {
+  it('pixCopiaECola is a BR Code with a valid CRC whose field 26.25 is exactly the scheme-less location', async () => {
     const txid = newTxid('brcode');
     const charge = await createCharge(api, txid, validCobV());
     const parsed = parseBrCode(charge.pixCopiaECola);
 
     expect(parsed.crcValid).toBe(true);
     expect(parsed.merchantAccount.get('00')).toBe('br.gov.bcb.pix');
-    expect(parsed.merchantAccount.get('25')).toBe(charge.location.replace(/^https:\/\//, ''));
+    expect(parsed.merchantAccount.get('25')).toBe(charge.location);
     expect(parsed.merchantAccount.get('25')).not.toMatch(/^https?:/);
     expect(parsed.fields.get('01')).toBe('12');
     expect(parsed.fields.get('53')).toBe('986');

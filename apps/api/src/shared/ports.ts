@@ -8,7 +8,7 @@ export interface Clock {
 export const systemClock: Clock = { now: () => new Date() };
 
 export interface LocationIds {
-  /** A new payload location: numeric id and its URL (https implied for the BR Code). */
+  /** A new payload location: numeric id and its scheme-less URL (`host/path`, as the BR Code carries it). */
   next(): Promise<{ id: number; location: string }>;
 }
 

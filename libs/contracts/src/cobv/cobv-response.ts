@@ -71,6 +71,7 @@ export interface CalendarioCobVGerada {
 export interface LocCobVGerada {
   id: number;
   txid: string;
+  /** Scheme-less `host/path`, the same string as the BR Code's field 26/25 (derived by payloadLocation in @pix/domain). */
   location: string;
   tipoCob: 'cob' | 'cobv';
   /** RFC 3339 date-time. */
@@ -88,6 +89,7 @@ export interface CobVGerada {
   txid: string;
   revisao: number;
   loc?: LocCobVGerada;
+  /** Scheme-less `host/path`, the same string as the BR Code's field 26/25 (derived by payloadLocation in @pix/domain). */
   location: string;
   status: CobrancaStatus;
   devedor: DevedorCobV;

@@ -1,4 +1,4 @@
-import { BR_CODE_MAX_LENGTH, buildDynamicBrCode, crc16Ccitt, parseBrCode, parseTlv, toBrCodeText } from './brcode';
+import { BR_CODE_MAX_LENGTH, buildDynamicBrCode, crc16Ccitt, parseBrCode, parseTlv, payloadLocation, toBrCodeText } from './brcode';
 
 // Static BR Code example from the BCB "Manual de Padrões para Iniciação do Pix".
 const BCB_STATIC_EXAMPLE =
@@ -55,6 +55,13 @@ describe('buildDynamicBrCode', () => {
 
   it('accepts a location already without scheme, identically', () => {
     expect(buildDynamicBrCode({ ...input, location: input.location.slice('https://'.length) })).toBe(buildDynamicBrCode(input));
+  });
+
+  it('carries exactly payloadLocation of the stored location, old (https://) or new (scheme-less)', () => {
+    for (const stored of [input.location, 'localhost:8080/qr/v2/cobv/abc']) {
+      const { merchantAccount } = parseBrCode(buildDynamicBrCode({ ...input, location: stored }));
+      expect(merchantAccount.get('25')).toBe(payloadLocation(stored));
+    }
   });
 
   it('turns names and cities into bounded ASCII', () => {
@@ -132,5 +139,18 @@ describe('parseBrCode', () => {
     ['0002016304' + 'A'.repeat(600), 'longer than 512'],
   ])('throws on %j (%s)', (s) => {
     expect(() => parseBrCode(s)).toThrow(SyntaxError);
+  });
+});
+
+describe('payloadLocation', () => {
+  it('answers host/path without a scheme, also for locations stored with https:// by older versions', () => {
+    expect(payloadLocation('pix.example.com/qr/v2/cobv/1')).toBe('pix.example.com/qr/v2/cobv/1');
+    expect(payloadLocation('https://localhost:8080/qr/v2/cobv/1')).toBe('localhost:8080/qr/v2/cobv/1');
+    expect(payloadLocation('HTTPS://pix.example.com/qr/v2/cobv/1')).toBe('pix.example.com/qr/v2/cobv/1');
+  });
+
+  it('refuses other schemes and non-printable text', () => {
+    expect(() => payloadLocation('http://pix.example.com/qr/1')).toThrow(RangeError);
+    expect(() => payloadLocation('pix.example.com/a b')).toThrow(RangeError);
   });
 });

@@ -2,7 +2,7 @@
 // Iniciação do Pix": a flat list of ID(2) + LEN(2) + value fields closed by a CRC16 (field 63).
 
 export interface DynamicBrCodeInput {
-  /** Payload location; "https://" is stripped, any other scheme is refused. */
+  /** Payload location, scheme-less or (as older versions stored it) with "https://"; see payloadLocation. */
   location: string;
   merchantName: string;
   merchantCity: string;
@@ -50,9 +50,15 @@ export function toBrCodeText(s: string, max: number): string {
   return ascii.slice(0, max).trim();
 }
 
-function locationWithoutScheme(location: string): string {
-  const bare = location.replace(/^https:\/\//i, '');
-  if (bare.includes('://')) throw new RangeError(`location must be an https URL or scheme-less, got "${location}"`);
+/**
+ * The payload location as the API answers it (`location`, `loc.location`) and as the BR Code
+ * carries it (field 26, sub-field 25): scheme-less, `host/path`, like every official example.
+ * Charges stored by older versions hold `https://host/path`; the scheme is dropped here, so
+ * every response is derived from this one function and old and new charges answer alike.
+ */
+export function payloadLocation(stored: string): string {
+  const bare = stored.replace(/^https:\/\//i, '');
+  if (bare.includes('://')) throw new RangeError(`location must be an https URL or scheme-less, got "${stored}"`);
   if (!PRINTABLE_ASCII.test(bare) || bare.includes(' ')) throw new RangeError(`location must be printable ASCII without spaces`);
   return bare;
 }
@@ -66,7 +72,7 @@ export function buildDynamicBrCode({ location, merchantName, merchantCity }: Dyn
   const body =
     tlv('00', '01') + // payload format indicator
     tlv('01', '12') + // point of initiation: dynamic, single use
-    tlv('26', tlv('00', PIX_GUI) + tlv('25', locationWithoutScheme(location))) +
+    tlv('26', tlv('00', PIX_GUI) + tlv('25', payloadLocation(location))) +
     tlv('52', '0000') + // merchant category code: not informed
     tlv('53', '986') + // currency: BRL
     tlv('58', 'BR') +

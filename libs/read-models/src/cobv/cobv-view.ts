@@ -1,4 +1,4 @@
-import { buildDynamicBrCode, contentToInput, toOfficialPix } from '@pix/domain';
+import { buildDynamicBrCode, contentToInput, payloadLocation, toOfficialPix } from '@pix/domain';
 import type { CobVCompleta } from '@pix/contracts';
 import type { CobVRow } from './cobv-projection';
 
@@ -7,12 +7,14 @@ export function toCobVCompleta(row: CobVRow): CobVCompleta {
   const c = row.cobranca;
   // The tenant id and key list are ours, not the contract's.
   const { chaves: _k, id: _id, ...recebedor } = row.recebedor as CobVRow['recebedor'] & { chaves?: string[]; id?: string };
+  // The same scheme-less string as the BR Code's field 26/25, also for rows stored with https://.
+  const location = payloadLocation(row.loc.location);
   const view = {
     calendario: { criacao: row.criacao, dataDeVencimento: c.calendario.dataDeVencimento, validadeAposVencimento: c.calendario.validadeAposVencimento },
     txid: row.txid,
     revisao: row.revisao,
-    loc: { id: row.loc.id, location: row.loc.location, tipoCob: 'cobv', criacao: row.loc.criacao, txid: row.txid },
-    location: row.loc.location,
+    loc: { id: row.loc.id, location, tipoCob: 'cobv', criacao: row.loc.criacao, txid: row.txid },
+    location,
     status: row.status,
     devedor: c.devedor,
     recebedor,
@@ -22,7 +24,7 @@ export function toCobVCompleta(row: CobVRow): CobVCompleta {
     solicitacaoPagador: c.solicitacaoPagador,
     infoAdicionais: c.infoAdicionais,
     pix: row.pix?.map(toOfficialPix),
-    pixCopiaECola: buildDynamicBrCode({ location: row.loc.location, merchantName: row.recebedor.nome, merchantCity: row.recebedor.cidade }),
+    pixCopiaECola: buildDynamicBrCode({ location, merchantName: row.recebedor.nome, merchantCity: row.recebedor.cidade }),
   };
   // Drop absent optionals so the JSON carries no nulls the schema does not allow.
   return JSON.parse(JSON.stringify(view));

@@ -45,10 +45,13 @@ describe('official spec', () => {
       expect(validator.validateSchema('CobVValor', valor({ modalidade: 1 })).valid).toBe(false);
     });
 
-    it('keeps locations strict: a location without scheme is not a URI', () => {
+    it('(g) reads locations scheme-less, as the official examples and the BR Code carry them', () => {
       const loc = { id: 789, location: 'pix.example.com/qr/c2/cobv/9d36b84fc70b478fb95c12729b90ca25', tipoCob: 'cobv', criacao: '2020-09-09T20:15:00.358Z' };
-      expect(validator.validateSchema('PayloadLocation', loc).valid).toBe(false);
-      expect(validator.validateSchema('PayloadLocation', { ...loc, location: `https://${loc.location}` }).errors).toEqual([]);
+      expect(validator.validateSchema('PayloadLocation', loc).errors).toEqual([]);
+      expect(validator.validateSchema('PayloadLocation', { ...loc, location: 'localhost:8080/qr/v2/cobv/x' }).errors).toEqual([]);
+      expect(validator.validateSchema('PayloadLocation', { ...loc, location: `https://${loc.location}` }).valid).toBe(false);
+      expect(validator.validateSchema('PayloadLocation', { ...loc, location: 'pix.example.com' }).valid).toBe(false);
+      expect(validator.validateSchema('PayloadLocation', { ...loc, location: 'pix.example.com/a b' }).valid).toBe(false);
     });
   });
 

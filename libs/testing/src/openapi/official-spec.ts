@@ -92,11 +92,30 @@ function applyStandingReadings(schemas: Record<string, JsonSchema>): void {
   // Reading (d): the desconto `oneOf` of CobVValor has a first branch that requires nothing, so a
   // percentage discount ({modalidade: 3, valorPerc}) matches both branches and fails "exactly
   // one". The first branch is evidently the fixed-date one: it requires `descontoDataFixa`.
-  // `location` fields stay strict `format: uri`: we send them with the https scheme.
   const valor = schemas['CobVValor'] as any;
   const branches = valor?.properties?.desconto?.oneOf as JsonSchema[] | undefined;
   expectDefect('CobVValor', Array.isArray(branches) && branches[0]['required'] === undefined);
   branches![0]['required'] = ['descontoDataFixa'];
+
+  // Reading (g): payload `location` fields say `format: uri` (which demands a scheme), while every
+  // official example and the BR Code carry them scheme-less (`pix.example.com/qr/v2/...`). We
+  // answer the BR Code's string, so a location is `host[:port]/path` with no scheme.
+  const payloadLocation = schemas['PayloadLocation'] as any;
+  expectDefect('PayloadLocation', payloadLocation?.properties?.location?.format === 'uri');
+  schemeLessLocations(schemas);
+}
+
+const SCHEME_LESS_LOCATION = '^[A-Za-z0-9.-]+(:[0-9]{1,5})?/[\\x21-\\x7e]*$';
+
+function schemeLessLocations(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(schemeLessLocations);
+  if (!isObject(node)) return;
+  const location = isObject(node['properties']) ? (node['properties'] as JsonSchema)['location'] : undefined;
+  if (isObject(location) && location['format'] === 'uri') {
+    delete location['format'];
+    location['pattern'] = SCHEME_LESS_LOCATION;
+  }
+  Object.values(node).forEach(schemeLessLocations);
 }
 
 // Reading (e): the requirements answer PUT /webhook/{chave} with the registration

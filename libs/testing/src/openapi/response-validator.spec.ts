@@ -6,8 +6,6 @@ const TXID = '7978c0c97ea847e78e8849634473c1f1';
 // The official example, completed with what CobVGerada requires but the example leaves out.
 function cobVGerada(): Record<string, any> {
   const example = structuredClone(loadRawOfficialSpec().components.examples['cobResponse4'].value) as any;
-  // Locations are strict URIs: the example's scheme-less form gets the https the schema needs.
-  example.loc.location = `https://${example.loc.location}`;
   example.location = example.loc.location;
   example.loc.criacao = '2020-09-09T20:15:00.358Z';
   example.loc.txid = example.txid;
