@@ -12,7 +12,7 @@ export class GetLoteCobVHandler implements IQueryHandler<GetLoteCobVQuery> {
   constructor(@Inject(READ_DB) private readonly db: Pool) {}
 
   async execute({ recebedor, id }: GetLoteCobVQuery) {
-    const found = await findLoteCobV(this.db, recebedor.id, canonicalLoteId(id, 'naoEncontrado'));
+    const found = await findLoteCobV(this.db, recebedor.id, canonicalLoteId(id, 'consulta'));
     if (!found) throw new DomainError('LoteCobVNaoEncontrado', 'Lote de cobranças com vencimento não encontrado para o id informado.');
     return toLoteCobVConsultado(found.lote, found.itens);
   }

@@ -16,7 +16,7 @@ export class PatchLoteCobVHandler implements ICommandHandler<PatchLoteCobVComman
   ) {}
 
   async execute(command: PatchLoteCobVCommand): Promise<void> {
-    const id = canonicalLoteId(command.id, 'naoEncontrado');
+    const id = canonicalLoteId(command.id, 'consulta');
     const { value, violacoes } = parseLoteCobVBody(command.body, { maxSolicitacoes: this.config.loteMaxSolicitacoes, forCreation: false });
     if (!value) throw new DomainError('LoteCobVOperacaoInvalida', 'A requisição que busca revisar um lote de cobranças com vencimento não respeita o _schema_.', violacoes);
     await this.writer.execute(command.recebedor.id, id, (_state, now) => ({

@@ -22,7 +22,7 @@ export class PutLoteCobVHandler implements ICommandHandler<PutLoteCobVCommand, v
 
   async execute(command: PutLoteCobVCommand): Promise<void> {
     const recebedorId = command.recebedor.id;
-    const id = canonicalLoteId(command.id, 'operacao');
+    const id = canonicalLoteId(command.id, 'criacao');
     const { value, violacoes } = parseLoteCobVBody(command.body, { maxSolicitacoes: this.config.loteMaxSolicitacoes, forCreation: true });
     if (!value) throw new DomainError('LoteCobVOperacaoInvalida', SCHEMA_DETAIL, violacoes);
     await this.writer.execute(recebedorId, id, async (state, now) => ({
