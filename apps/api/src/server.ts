@@ -36,6 +36,8 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
   });
   app.setGlobalPrefix(config.basePath.replace(/^\//, ''), { exclude: [
       { path: 'health', method: RequestMethod.GET },
+      { path: 'health/ready', method: RequestMethod.GET },
+      { path: 'health/live', method: RequestMethod.GET },
       { path: 'oauth/token', method: RequestMethod.POST },
       { path: 'sandbox/{*path}', method: RequestMethod.ALL },
       { path: 'notifier/{*path}', method: RequestMethod.ALL },

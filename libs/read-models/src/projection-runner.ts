@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { inTransaction, subscribeToAll, type EventStore, type GlobalPosition, type RecordedEvent, type Subscription } from '@pix/event-store';
+import { inTransaction, migrate, subscribeToAll, type EventStore, type GlobalPosition, type Migration, type RecordedEvent, type Subscription } from '@pix/event-store';
 import { applyEvents } from './apply-batch';
 import { handles, type Projection } from './projection';
 import { ensureProjectionTable } from './table-shape';
@@ -14,6 +14,24 @@ const SAVE_SKIPPED_EVERY = 5000;
 
 /** Every process runs the runner; a per-projection transaction lock makes them take turns. */
 export const projectionLockSql = `SELECT pg_advisory_xact_lock(hashtext('projection:' || $1))`;
+
+/**
+ * A read model's table as a start-up migration. Repeatable: its shape is checked against the
+ * code on every start (a stale table is dropped and rebuilt). It runs under the one schema lock
+ * (the checkpoints table is shared by every read model, so per-projection locks let two
+ * processes race on creating it) and then the projection's own lock, so it never drops a table
+ * another process is writing a page into.
+ */
+export function projectionMigration(projection: Projection<unknown>, onRebuilt?: () => void): Migration {
+  return {
+    id: `read-model:${projection.name}`,
+    repeatable: true,
+    up: async (client) => {
+      await client.query(projectionLockSql, [projection.name]);
+      if (await ensureProjectionTable(client, projection)) onRebuilt?.();
+    },
+  };
+}
 
 /**
  * Keeps one read model up to date from the event store. Each page of events is applied in one
@@ -36,10 +54,8 @@ export class ProjectionRunner<Row> {
 
   /** Creates the tables and loads the checkpoint; `start` or a `ProjectionGroup` then feeds it. */
   async prepare(): Promise<GlobalPosition | undefined> {
-    const rebuilt = await inTransaction(this.pool, async (c) => {
-      await c.query(projectionLockSql, [this.projection.name]);
-      return ensureProjectionTable(c, this.projection as Projection<unknown>);
-    });
+    let rebuilt = false;
+    await migrate(this.pool, [projectionMigration(this.projection as Projection<unknown>, () => (rebuilt = true))]);
     if (rebuilt) this.logger?.log(`projection ${this.projection.name}: ${this.projection.table} had an older shape; rebuilding it from the first event`);
     this.position = await readCheckpoint(this.pool, this.projection.name);
     return this.position;

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { inTransaction as inTransactionOn } from '@pix/event-store';
+import { migrate, type Migration } from '@pix/event-store';
 
 /**
  * One row per cash-in notification (keyed by the endToEndId-derived UUID) plus an append-only
@@ -44,14 +44,17 @@ CREATE TABLE IF NOT EXISTS webhook_outbox_attempts (
 CREATE INDEX IF NOT EXISTS webhook_outbox_attempts_notification_idx ON webhook_outbox_attempts (notification_id, seq);
 `;
 
-/** Serialises schema creation when several processes start at once (CREATE IF NOT EXISTS races). */
-const SCHEMA_LOCK_ID = 727_101;
 /** Serialises claims so the per-key in-flight cap holds across workers; claims are one short statement. */
 export const CLAIM_LOCK_ID = 727_102;
 
-export async function ensureOutboxSchema(pool: Pool): Promise<void> {
-  await inTransactionOn(pool, async (client) => {
-    await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_ID]);
+/** The outbox tables as a start-up migration: under the one schema lock every process's DDL takes. */
+export const OUTBOX_MIGRATION: Migration = {
+  id: '0003-webhook-outbox',
+  up: async (client) => {
     await client.query(OUTBOX_DDL);
-  });
+  },
+};
+
+export async function ensureOutboxSchema(pool: Pool): Promise<void> {
+  await migrate(pool, [OUTBOX_MIGRATION]);
 }

@@ -1,14 +1,21 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import type { Pool } from 'pg';
 import type { EventStore } from '@pix/event-store';
 import { countSolicitacoesEmProcessamento } from '@pix/read-models';
 import { Public } from '../auth/auth-context';
 import type { Projections } from '../infrastructure/projections';
-import { PROJECTIONS, EVENT_STORE, READ_DB } from '../infrastructure/tokens';
+import { PROJECTIONS, EVENT_STORE, READ_DB, READINESS } from '../infrastructure/tokens';
+import type { Readiness } from './readiness';
+
+/** A probe never waits longer than this for the database. */
+const PROBE_TIMEOUT_MS = 2000;
 
 /**
- * Liveness plus what an operator wants first: the database answers, where each read model is,
- * batch work pending (over every receiver: counts only, no tenant data). Open without a token.
+ * Probes, open without a token. `live`: the process answers (restart it if not). `ready` (and
+ * `/health`, its alias): the database answers, so writes can be served; 503 while it does not.
+ * Kafka consumers join in the background and are reported, not waited for. Plus what an
+ * operator wants first: where each read model is, batch work pending (counts only).
  */
 @Public()
 @Controller('health')
@@ -17,15 +24,37 @@ export class HealthController {
     @Inject(READ_DB) private readonly db: Pool,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(PROJECTIONS) private readonly projections: Projections,
+    @Inject(READINESS) private readonly readiness: Readiness,
   ) {}
 
-  @Get()
-  async health() {
-    return {
-      status: 'ok',
-      eventStore: this.store.name,
-      projections: this.projections.checkpoints(),
-      lotecobv: { solicitacoesEmProcessamento: await countSolicitacoesEmProcessamento(this.db) },
-    };
+  @Get('live')
+  live() {
+    return { status: 'ok' };
   }
+
+  @Get()
+  health(@Res({ passthrough: true }) reply: FastifyReply) {
+    return this.ready(reply);
+  }
+
+  @Get('ready')
+  async ready(@Res({ passthrough: true }) reply: FastifyReply) {
+    const common = { eventStore: this.store.name, projections: this.projections.checkpoints(), ...this.readiness.snapshot() };
+    try {
+      const pending = await withTimeout(countSolicitacoesEmProcessamento(this.db), PROBE_TIMEOUT_MS);
+      return { status: 'ok', database: 'up', ...common, lotecobv: { solicitacoesEmProcessamento: pending } };
+    } catch {
+      // No error text: this endpoint is open, and the message would name internal addresses.
+      void reply.status(503).header('retry-after', '2');
+      return { status: 'unavailable', database: 'unreachable', ...common };
+    }
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from the database within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { buildProblema, type Problema, type TipoErro } from '@pix/contracts';
 import { isDomainError } from '@pix/domain';
+import { isConnectionError } from '@pix/event-store';
 import { UnauthorizedError } from '../auth/unauthorized';
 import { TooManyRequestsError } from './too-many-requests';
 
@@ -24,6 +25,14 @@ export function toProblem(error: unknown, correlationId: string): { status: numb
     const body = buildProblema(error.kind as TipoErro, { detail: error.detail, correlationId, violacoes: error.violacoes });
     return { status: body.status, body, unexpected: false };
   }
+  // The database is down or restarting: nothing was stored; the client should come back soon.
+  if (isConnectionError(error))
+    return {
+      status: 503,
+      body: buildProblema('ServicoIndisponivel', { correlationId, detail: 'Serviço temporariamente indisponível; tente novamente em instantes.' }),
+      unexpected: false,
+      headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+    };
   const status = statusOf(error);
   if (status === 404)
     return { status, body: buildProblema('NaoEncontrado', { correlationId, detail: 'Recurso não encontrado.' }), unexpected: false };
@@ -33,9 +42,12 @@ export function toProblem(error: unknown, correlationId: string): { status: numb
     const detail = clientErrorDetail(error, status);
     return { status, body: { ...buildProblema('RequisicaoInvalida', { correlationId, detail }), status }, unexpected: false };
   }
-  if (status === 503) return { status, body: buildProblema('ServicoIndisponivel', { correlationId }), unexpected: true };
+  if (status === 503) return { status, body: buildProblema('ServicoIndisponivel', { correlationId }), unexpected: true, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } };
   return { status: 500, body: buildProblema('ErroInternoDoServidor', { correlationId }), unexpected: true };
 }
+
+/** A database restart takes seconds; clients retrying sooner would only add load. */
+const RETRY_AFTER_SECONDS = 2;
 
 function statusOf(error: unknown): number | undefined {
   if (error instanceof HttpException) return error.getStatus();

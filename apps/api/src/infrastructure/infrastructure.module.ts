@@ -3,12 +3,14 @@ import { Pool } from 'pg';
 import { EventStoreDbEventStore, PostgresEventStore, type EventStore } from '@pix/event-store';
 import type { AppConfig } from '../config/config';
 import { systemClock, type Clock } from '../shared/ports';
+import { Readiness } from '../health/readiness';
 import { SequenceLocationIds } from './location-ids';
+import { migrateApiSchema } from './schema';
 import { Projections } from './projections';
 import { AccessDirectory } from '../access/access-directory';
 import { resolveTokenKey } from '../access/token/token-key';
 import { TokenSigner } from '../access/token/token-signer';
-import { ACCESS_DIRECTORY, CLOCK, PROJECTIONS, CONFIG, EVENT_STORE, LOCATION_IDS, READ_DB, RECEIVER_DIRECTORY, TOKEN_SIGNER } from './tokens';
+import { ACCESS_DIRECTORY, CLOCK, PROJECTIONS, CONFIG, EVENT_STORE, LOCATION_IDS, READ_DB, READINESS, RECEIVER_DIRECTORY, SCHEMA, TOKEN_SIGNER } from './tokens';
 
 export interface InfrastructureOptions {
   config: AppConfig;
@@ -39,27 +41,31 @@ export class InfrastructureModule implements OnApplicationBootstrap, OnApplicati
         {
           provide: READ_DB,
           useFactory: () => {
-            const pool = new Pool({ connectionString: options.databaseUrl, max: 30 });
+            // A connect that hangs (host gone, SYN dropped) fails after a bound, so the caller gets a 503, not a wait.
+            const pool = new Pool({ connectionString: options.databaseUrl, max: 30, connectionTimeoutMillis: 5000, keepAlive: true });
             pool.on('error', () => undefined); // a dropped idle connection is replaced on next use
             return pool;
           },
         },
+        // All start-up DDL in one step under one lock: instances starting together take turns.
+        { provide: SCHEMA, inject: [READ_DB], useFactory: (pool: Pool) => migrateApiSchema(pool) },
+        { provide: READINESS, useFactory: () => new Readiness() },
         {
           provide: EVENT_STORE,
-          inject: [READ_DB],
+          inject: [READ_DB, SCHEMA],
           useFactory: (pool: Pool): Promise<EventStore> =>
             config.eventStoreConnectionString
               ? Promise.resolve(EventStoreDbEventStore.fromConnectionString(config.eventStoreConnectionString))
-              : PostgresEventStore.create({ pool }),
+              : PostgresEventStore.create({ pool, logger: new Logger('EventStore') }),
         },
-        { provide: LOCATION_IDS, inject: [READ_DB], useFactory: (pool: Pool) => SequenceLocationIds.create(pool, config.locationHost) },
+        { provide: LOCATION_IDS, inject: [READ_DB, SCHEMA], useFactory: (pool: Pool) => SequenceLocationIds.create(pool, config.locationHost) },
         { provide: PROJECTIONS, inject: [EVENT_STORE, READ_DB], useFactory: (store: EventStore, pool: Pool) => new Projections(store, pool) },
         // Receivers, keys and clients from their streams, cached for AUTH_CACHE_MS.
         { provide: ACCESS_DIRECTORY, inject: [EVENT_STORE], useFactory: (store: EventStore) => new AccessDirectory(store, config.auth.directoryCacheMs) },
         { provide: RECEIVER_DIRECTORY, useExisting: ACCESS_DIRECTORY },
         { provide: TOKEN_SIGNER, useFactory: () => new TokenSigner(resolveTokenKey(config), undefined, config.auth.previousTokenKeys) },
       ],
-      exports: [CONFIG, CLOCK, READ_DB, EVENT_STORE, LOCATION_IDS, PROJECTIONS, RECEIVER_DIRECTORY, ACCESS_DIRECTORY, TOKEN_SIGNER],
+      exports: [CONFIG, CLOCK, READ_DB, READINESS, EVENT_STORE, LOCATION_IDS, PROJECTIONS, RECEIVER_DIRECTORY, ACCESS_DIRECTORY, TOKEN_SIGNER],
     };
   }
 

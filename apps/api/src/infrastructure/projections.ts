@@ -3,12 +3,15 @@ import type { Pool } from 'pg';
 import type { EventStore, GlobalPosition } from '@pix/event-store';
 import { cobvProjection, lotecobvProjection, pixProjection, ProjectionGroup, ProjectionRunner, solicitacaoLoteProjection, webhookProjection, type Projection } from '@pix/read-models';
 
+/** The read models the API keeps live (and whose tables its start-up migration creates). */
+export const LIVE_PROJECTIONS: Projection<any>[] = [cobvProjection, lotecobvProjection, solicitacaoLoteProjection, pixProjection, webhookProjection];
+
 /** The live read models of this process and a way to wait until they include a write. */
 export class Projections {
   private readonly runners = new Map<string, ProjectionRunner<unknown>>();
   private readonly group: ProjectionGroup;
 
-  constructor(store: EventStore, pool: Pool, projections: Projection<any>[] = [cobvProjection, lotecobvProjection, solicitacaoLoteProjection, pixProjection, webhookProjection]) {
+  constructor(store: EventStore, pool: Pool, projections: Projection<any>[] = LIVE_PROJECTIONS) {
     const logger = new Logger('Projection');
     for (const p of projections)
       this.runners.set(

@@ -10,3 +10,7 @@ export const RECEIVER_DIRECTORY = Symbol('ReceiverDirectory');
 /** The same AccessDirectory as RECEIVER_DIRECTORY, with clients (for the guard and the token endpoint). */
 export const ACCESS_DIRECTORY = Symbol('AccessDirectory');
 export const TOKEN_SIGNER = Symbol('TokenSigner');
+/** Background parts (Kafka consumers) report their state for the readiness probe. */
+export const READINESS = Symbol('Readiness');
+/** Resolves once the start-up migration has run (everything touching tables depends on it). */
+export const SCHEMA = Symbol('Schema');

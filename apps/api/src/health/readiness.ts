@@ -1,0 +1,15 @@
+/**
+ * What a readiness probe should know beyond the database: parts that join in the background
+ * (Kafka consumers) report here, so HTTP can serve writes before they have joined.
+ */
+export class Readiness {
+  private readonly parts = new Map<string, string>();
+
+  report(part: string, state: string): void {
+    this.parts.set(part, state);
+  }
+
+  snapshot(): Record<string, string> {
+    return Object.fromEntries(this.parts);
+  }
+}

@@ -1,0 +1,56 @@
+import { EVENT_STORE_MIGRATION, migrate, PostgresEventStore } from '@pix/event-store';
+import { ProjectionRunner } from '@pix/read-models';
+import { createTestDatabase, testPool } from '@pix/testing';
+import { ensureOutboxSchema, OUTBOX_MIGRATION } from '@pix/webhook-delivery';
+import { SequenceLocationIds } from './location-ids';
+import { LIVE_PROJECTIONS } from './projections';
+import { migrateApiSchema } from './schema';
+
+/** What one API instance does to its schema at start-up, in the order Nest runs it. */
+async function startApiSchema(url: string): Promise<void> {
+  const pool = testPool(url, 4);
+  try {
+    await migrateApiSchema(pool);
+    const store = await PostgresEventStore.create({ pool, listen: false });
+    await SequenceLocationIds.create(pool, 'pix.example.com');
+    for (const p of LIVE_PROJECTIONS) await new ProjectionRunner(store, pool, p).prepare();
+    await ensureOutboxSchema(pool); // local mode's notifier
+    await store.close();
+  } finally {
+    await pool.end();
+  }
+}
+
+/** And one notifier. */
+async function startNotifierSchema(url: string): Promise<void> {
+  const pool = testPool(url, 2);
+  try {
+    await migrate(pool, [EVENT_STORE_MIGRATION, OUTBOX_MIGRATION]);
+    await ensureOutboxSchema(pool);
+  } finally {
+    await pool.end();
+  }
+}
+
+describe('start-up schema on an empty database', () => {
+  it('four APIs and two notifiers starting together never fail, ten rounds in a row', async () => {
+    for (let round = 0; round < 10; round++) {
+      const db = await createTestDatabase('schema_race');
+      try {
+        const results = await Promise.allSettled([...Array.from({ length: 4 }, () => startApiSchema(db.url)), startNotifierSchema(db.url), startNotifierSchema(db.url)]);
+        const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => String(r.reason));
+        expect({ round, failures }).toEqual({ round, failures: [] });
+        const check = testPool(db.url, 1);
+        try {
+          const { rows } = await check.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id');
+          expect(rows.map((r) => r.id)).toEqual(['0001-event-store', '0002-cobv-location-ids', '0003-webhook-outbox']);
+          await expect(check.query(`SELECT nextval('cobv_location_id_seq')`)).resolves.toBeDefined();
+        } finally {
+          await check.end();
+        }
+      } finally {
+        await db.drop();
+      }
+    }
+  }, 120_000);
+});
