@@ -1,8 +1,11 @@
 // Public surface of the contracts library: what goes over the wire of the API Pix (cobv) and how
 // incoming bodies and queries are shape-checked. Depends only on class-validator/-transformer.
 export * from './problem';
+export * from './problem-error';
+export * from './validation/strict-json';
 export * from './validation/patterns';
 export * from './validation/validate-body';
+export * from './validation/own-members';
 export * from './validation/query-values';
 export * from './cobv/cobv-request.dto';
 export * from './cobv/cobv-list-query';

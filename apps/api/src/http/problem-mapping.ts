@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { buildProblema, type Problema, type TipoErro } from '@pix/contracts';
+import { buildProblema, ProblemError, type Problema, type TipoErro } from '@pix/contracts';
 import { isDomainError } from '@pix/domain';
 import { isConnectionError } from '@pix/event-store';
 import { UnauthorizedError } from '../auth/unauthorized';
@@ -20,6 +20,10 @@ export function toProblem(error: unknown, correlationId: string): { status: numb
   if (error instanceof UnauthorizedError) {
     const body = { type: 'about:blank', title: 'Unauthorized', status: 401, detail: error.detail, correlationId };
     return { status: 401, body, unexpected: false, headers: { 'www-authenticate': error.challenge } };
+  }
+  if (error instanceof ProblemError) {
+    const body = error.toProblema(correlationId);
+    return { status: body.status, body, unexpected: false };
   }
   if (isDomainError(error)) {
     const body = buildProblema(error.kind as TipoErro, { detail: error.detail, correlationId, violacoes: error.violacoes });

@@ -2,7 +2,6 @@
 // request's own body is NOT checked here: a bad one is denied alone (NEGADA) when processed,
 // with the same violations PUT /cobv/{txid} gives, and never sinks the batch.
 import { Violacao } from '../problem';
-import { sanitizeJson } from '../validation/sanitize-json';
 
 export const TXID_PATTERN = /^[a-zA-Z0-9]{26,35}$/;
 /** Numeric text that fits the contract's int64 id and a JSON number exactly (< 2^53). */
@@ -44,8 +43,9 @@ export function parseLoteCobVBody(body: unknown, options: { maxSolicitacoes: num
     if (typeof txid !== 'string' || !TXID_PATTERN.test(txid)) return out.push(violation(`${path}.txid`, `O campo ${path}.txid não respeita o _schema_.`, txid));
     if (seen.has(txid)) return out.push(violation(`${path}.txid`, `O txid ${txid} aparece mais de uma vez no lote.`, txid));
     seen.add(txid);
-    // A clean, prototype-safe copy; its violations (if any) will deny this request alone.
-    items.push({ txid, corpo: sanitizeJson(corpo, 'cobv').value as Record<string, unknown> });
+    // Kept exactly as sent (the rest copy holds own data members only, whatever their names): the
+    // processor validates it with PUT /cobv's own validator, and a bad one is denied alone.
+    items.push({ txid, corpo });
   });
   if (out.length > 0) return { violacoes: out.slice(0, 100) };
   return { value: { ...(typeof descricao === 'string' ? { descricao } : {}), cobsv: items }, violacoes: [] };

@@ -42,6 +42,24 @@ describe('validateBody', () => {
     expect(result.violacoes).toHaveLength(1);
   });
 
+  describe('members named like Object.prototype members are unknown members', () => {
+    // Own names only: a lookup on a plain object finds these on its prototype.
+    const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype).filter((n) => n !== '__proto__' && n !== 'constructor');
+    const OBJECTS = [[], ['calendario'], ['devedor'], ['valor'], ['valor', 'multa'], ['valor', 'desconto'], ['valor', 'desconto', 'descontoDataFixa', '0'], ['infoAdicionais', '0'], ['loc']];
+    it.each(PROTOTYPE_NAMES.flatMap((name) => OBJECTS.map((at) => [name, at] as const)))('%s in cobv.%j is refused and named', (name, at) => {
+      const body = { ...officialExample('cobBody1'), infoAdicionais: [{ nome: 'Pedido', valor: '4711' }] };
+      let target: any = body;
+      for (const key of at) target = target[key];
+      target[name] = 1;
+      const path = ['cobv', ...at].join('.').replace(/\.(\d+)/g, '[$1]');
+      for (const validate of [put, (b: unknown) => validateBody(CobVRevisadaDto, b)]) {
+        const result = validate(JSON.parse(JSON.stringify(body)));
+        expect(result.value).toBeUndefined();
+        expect(result.violacoes).toContainEqual({ razao: `O campo ${path}.${name} não é permitido pelo _schema_.`, propriedade: `${path}.${name}`, valor: '1' });
+      }
+    });
+  });
+
   describe('prototype pollution', () => {
     afterEach(() => {
       // Belt and braces: a failing test must not leak pollution into the next.

@@ -2,11 +2,11 @@
 // of violations out. Never throws (fuzzed input is expected), never touches prototypes.
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
+import { getMetadataStorage, validateSync } from 'class-validator';
 import { Violacao } from '../problem';
 import { flattenValidationErrors } from './flatten-errors';
 import { sanitizeJson } from './sanitize-json';
-import { objetoInvalido } from './violation-text';
+import { campoNaoPermitido, childPath, objetoInvalido } from './violation-text';
 
 export interface BodyValidationResult<T> {
   /** Present only when there are no violations: a PLAIN object (no class instances). */
@@ -38,7 +38,9 @@ export function validateBody<T extends object>(
       forbidUnknownValues: true,
       validationError: { target: false, value: true },
     });
-    const violacoes = dedupeByPath([...sanitized.violacoes, ...flattenValidationErrors(errors, root)]).sort(
+    const unknown: Violacao[] = [];
+    findUnknownMembers(sanitized.value, instance, root, unknown);
+    const violacoes = dedupeByPath([...sanitized.violacoes, ...unknown, ...flattenValidationErrors(errors, root)]).sort(
       byPath,
     );
     if (violacoes.length > 0) return { violacoes: violacoes.slice(0, MAX_VIOLACOES) };
@@ -47,6 +49,37 @@ export function validateBody<T extends object>(
     // Defensive: no known input gets here, but a 500 must never come out of shape checking.
     return { violacoes: [objetoInvalido(root, undefined)] };
   }
+}
+
+/**
+ * Members the DTO does not declare, found by OWN property name. class-validator's whitelist
+ * looks names up on a plain object, so `valueOf`, `hasOwnProperty` & co. pass it as "declared";
+ * class-transformer then skips them silently. Walks the sent value beside the DTO instance.
+ */
+function findUnknownMembers(sent: unknown, instance: unknown, path: string, out: Violacao[]): void {
+  if (Array.isArray(sent)) {
+    if (Array.isArray(instance)) sent.forEach((item, i) => findUnknownMembers(item, instance[i], childPath(path, i), out));
+    return;
+  }
+  if (typeof sent !== 'object' || sent === null || typeof instance !== 'object' || instance === null) return;
+  const dto = instance.constructor as DtoClass | undefined;
+  if (dto === undefined || (dto as unknown) === Object) return; // not a DTO: class-validator reports the type
+  const declared = declaredMembers(dto);
+  for (const [key, member] of Object.entries(sent)) {
+    if (!declared.has(key)) out.push(campoNaoPermitido(childPath(path, key), member));
+    else findUnknownMembers(member, (instance as Record<string, unknown>)[key], childPath(path, key), out);
+  }
+}
+
+type DtoClass = abstract new (...args: never[]) => unknown;
+const declaredCache = new Map<DtoClass, Set<string>>();
+function declaredMembers(dto: DtoClass): Set<string> {
+  let names = declaredCache.get(dto);
+  if (!names) {
+    names = new Set(getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).map((m) => m.propertyName));
+    declaredCache.set(dto, names);
+  }
+  return names;
 }
 
 // One violation per member: the first (most specific) reason wins.

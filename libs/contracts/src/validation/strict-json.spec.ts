@@ -1,0 +1,88 @@
+import fc from 'fast-check';
+import { hasUnstorableText, MAX_JSON_DEPTH, parseStrictJson, StrictJsonError } from './strict-json';
+
+const faultOf = (text: string) => {
+  try {
+    parseStrictJson(text);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof StrictJsonError)) throw error;
+    return { fault: error.fault, path: error.path };
+  }
+};
+
+describe('parseStrictJson', () => {
+  it('reads what JSON.parse reads, for any JSON text without unstorable text or __proto__', () => {
+    fc.assert(
+      fc.property(fc.json({ maxDepth: 8 }), (text) => {
+        const expected = JSON.parse(text);
+        const fault = faultOf(text);
+        if (fault) expect(['text', 'proto']).toContain(fault.fault);
+        else expect(parseStrictJson(text)).toStrictEqual(expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it.each([
+    ['{"valor":{"original":"1.00"},"valor":{"original":"2.00"}}', 'valor'],
+    ['{"webhookUrl":123,"webhookUrl":"http://example.com"}', 'webhookUrl'],
+    ['{"a":1,"\\u0061":2}', 'a'],
+    ['{"valor":{"multa":{"modalidade":1,"modalidade":2}}}', 'valor.multa.modalidade'],
+    ['{"cobsv":[{"txid":"a"},{"txid":"b","txid":"c"}]}', 'cobsv[1].txid'],
+  ])('refuses duplicate member names: %s', (text, path) => {
+    expect(faultOf(text)).toEqual({ fault: 'duplicate', path });
+  });
+
+  it.each([
+    ['{"nome":"\\u0000"}', 'nome'],
+    ['{"nome":"a\\ud800"}', 'nome'],
+    ['{"nome":"\\udc00b"}', 'nome'],
+    ['{"a":["ok","\\ud83d"]}', 'a[1]'],
+    ['{"\\u0000":1}', ''],
+    ['"\ud800"', ''],
+  ])('refuses NUL and lone surrogates, escaped or raw: %s', (text, path) => {
+    expect(faultOf(text)).toEqual({ fault: 'text', path });
+  });
+
+  it('keeps surrogate pairs and every other character', () => {
+    expect(parseStrictJson('{"a":"\\ud83d\\ude00 😀 \\u00e7 ç \\u0001"}')).toEqual({ a: '😀 😀 ç ç \u0001' });
+  });
+
+  it('bounds nesting without recursing to the stack limit', () => {
+    for (const [open, close] of [['[', ']'], ['{"a":', '}']]) {
+      const deep = open.repeat(10_000) + '1' + close.repeat(10_000);
+      expect(faultOf(deep)?.fault).toBe('depth');
+      const allowed = open.repeat(MAX_JSON_DEPTH) + '1' + close.repeat(MAX_JSON_DEPTH);
+      expect(faultOf(allowed)).toBeUndefined();
+    }
+    expect(faultOf('{"webhookUrl":' + '['.repeat(10_000) + ']'.repeat(10_000) + '}')).toEqual({ fault: 'depth', path: 'webhookUrl' + '[0]'.repeat(MAX_JSON_DEPTH - 1) });
+  });
+
+  it('refuses __proto__ anywhere and keeps other prototype names as own members', () => {
+    expect(faultOf('{"a":{"__proto__":{"x":1}}}')).toEqual({ fault: 'proto', path: 'a.__proto__' });
+    expect(faultOf('{"\\u005f_proto__":1}')).toEqual({ fault: 'proto', path: '__proto__' });
+    const value = parseStrictJson('{"constructor":1,"valueOf":2,"hasOwnProperty":3}') as Record<string, unknown>;
+    expect(Object.keys(value)).toEqual(['constructor', 'valueOf', 'hasOwnProperty']);
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+  });
+
+  it.each(['', ' ', '{', '{"a":1,}', '[1,]', '01', '1.', '.5', '+1', 'NaN', "{'a':1}", '{"a":1} x', '"\t"', '"\\x41"', '"\\u12"', 'tru', 'nul'])(
+    'refuses what RFC 8259 does not allow: %j',
+    (text) => {
+      expect(() => JSON.parse(text)).toThrow();
+      expect(faultOf(text)?.fault).toBe('syntax');
+    },
+  );
+});
+
+describe('hasUnstorableText', () => {
+  it.each([
+    ['', false],
+    ['ç😀', false],
+    ['\u0000', true],
+    ['a\ud800', true],
+    ['\udfff', true],
+    ['\ud800\udc00', false],
+  ])('%j → %s', (s, expected) => expect(hasUnstorableText(s)).toBe(expected));
+});

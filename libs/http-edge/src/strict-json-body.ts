@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { hasUnstorableText, parseStrictJson, ProblemError, StrictJsonError, type TipoErro } from '@pix/contracts';
+
+/** Where in a request a value came from: the endpoint decides which problem type that is. */
+export type RequestPart = 'path' | 'query' | 'body';
+
+/** The problem type (and the body's name in violation paths) an endpoint answers for bad input. */
+export interface EndpointProblem {
+  tipo: TipoErro;
+  root: string;
+}
+
+export interface StrictInputOptions {
+  problemFor(request: FastifyRequest, part: RequestPart): EndpointProblem;
+}
+
+const MALFORMED: Partial<Record<StrictJsonError['fault'], string>> = {
+  syntax: 'O corpo da requisição não é um JSON válido',
+  duplicate: 'O corpo da requisição é um JSON ambíguo: um membro aparece mais de uma vez',
+  depth: 'O corpo da requisição tem aninhamento excessivo',
+  proto: 'O corpo da requisição contém propriedades proibidas (__proto__)',
+};
+
+const unstorable = (name: string) => `${name} contém U+0000 ou um substituto UTF-16 isolado, que não são aceitos.`;
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Replaces Fastify's JSON parser (JSON.parse: last duplicate wins, unbounded recursion, NUL and
+ * lone surrogates passed on) with the strict one, refuses encoded bodies (we never decode them,
+ * so reading one as plain would reinterpret it), and refuses unstorable text in path and query
+ * values before any handler runs. Every refusal is the endpoint's own problem.
+ */
+export function installStrictInput(fastify: FastifyInstance, options: StrictInputOptions): void {
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw: Buffer, done) => {
+    try {
+      done(null, parseBody(raw, options.problemFor(request, 'body')));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  fastify.addHook('onRequest', async (request) => {
+    const encoding = request.headers['content-encoding'];
+    if (encoding !== undefined && !/^\s*identity\s*$/i.test(String(encoding)))
+      throw new ProblemError('RequisicaoInvalida', `Content-Encoding não suportado (${String(encoding).slice(0, 40)}): envie o corpo sem codificação.`, [], 415);
+  });
+  fastify.addHook('preValidation', async (request) => {
+    checkValues(request.params, request, 'path', options);
+    checkValues(request.query, request, 'query', options);
+  });
+}
+
+function parseBody(raw: Buffer, endpoint: EndpointProblem): unknown {
+  if (raw.length === 0) throw new ProblemError('RequisicaoInvalida', 'O corpo da requisição está vazio.');
+  let text: string;
+  try {
+    text = fatalUtf8.decode(raw);
+  } catch {
+    throw new ProblemError('RequisicaoInvalida', 'O corpo da requisição não é UTF-8 válido.');
+  }
+  try {
+    return parseStrictJson(text);
+  } catch (error) {
+    if (!(error instanceof StrictJsonError)) throw error;
+    const propriedade = error.path === '' ? endpoint.root : `${endpoint.root}.${error.path}`;
+    if (error.fault === 'text') throw new ProblemError(endpoint.tipo, unstorable(`O campo ${propriedade}`), [{ razao: unstorable(`O campo ${propriedade}`), propriedade }]);
+    throw new ProblemError('RequisicaoInvalida', `${MALFORMED[error.fault]}: ${error.message}.`, error.path === '' ? [] : [{ razao: error.message, propriedade }]);
+  }
+}
+
+function checkValues(values: unknown, request: FastifyRequest, part: RequestPart, options: StrictInputOptions): void {
+  if (typeof values !== 'object' || values === null) return;
+  for (const [name, value] of Object.entries(values)) {
+    const texts = Array.isArray(value) ? value : [value];
+    if (hasUnstorableText(name) || texts.some((t) => typeof t === 'string' && hasUnstorableText(t))) {
+      const { tipo } = options.problemFor(request, part);
+      const label = part === 'path' ? `O parâmetro de caminho ${name}` : `O parâmetro ${name}`;
+      throw new ProblemError(tipo, unstorable(label), [{ razao: unstorable(label), propriedade: name.replace(/[^\x20-\x7e]/g, '?') }]);
+    }
+  }
+}
