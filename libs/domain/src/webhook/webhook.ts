@@ -1,5 +1,8 @@
 import { DomainError, type Violation } from '../errors';
 import { pixKeyType } from '../shared';
+import { webhookUrlViolations, type PoliticaWebhook } from './webhook-url';
+
+export type { PoliticaWebhook } from './webhook-url';
 
 /**
  * Events of the stream `webhook-{chave}`. A key belongs to one receiver at a time, so the key
@@ -9,10 +12,6 @@ export type WebhookEvent =
   | { type: 'WebhookConfigurado'; data: { chave: string; webhookUrl: string; criacao: string; recebedorId: string } }
   | { type: 'WebhookRemovido'; data: { chave: string; em: string; recebedorId: string } };
 
-/** Where notifications may go: production allows only https; local mode also http and localhost. */
-export interface PoliticaWebhook {
-  permitirHttp: boolean;
-}
 
 export type WebhookCommand =
   | { type: 'ConfigurarWebhook'; chave: string; webhookUrl: string; now: Date; recebedorId: string; chavesDoRecebedor: string[]; politica: PoliticaWebhook }
@@ -34,7 +33,7 @@ export const webhookDecider = {
       if (!webhookDoRecebedor(state, command.recebedorId).exists) throw new DomainError('WebhookNaoEncontrado', `Não há webhook configurado para a chave ${command.chave}.`);
       return [{ type: 'WebhookRemovido', data: { chave: command.chave, em, recebedorId: command.recebedorId } }];
     }
-    const violacoes = [...keyViolations(command.chave, command.chavesDoRecebedor), ...urlViolations(command.webhookUrl, command.politica)];
+    const violacoes = [...keyViolations(command.chave, command.chavesDoRecebedor), ...webhookUrlViolations(command.webhookUrl, command.politica)];
     if (violacoes.length > 0) throw invalid(violacoes);
     // The same URL again (a retried PUT) keeps the registration as it is.
     if (state.exists && state.webhookUrl === command.webhookUrl && state.recebedorId === command.recebedorId) return [];
@@ -53,19 +52,5 @@ export function webhookDoRecebedor(state: WebhookState, recebedorId: string): We
 function keyViolations(chave: string, chavesDoRecebedor: string[]): Violation[] {
   if (pixKeyType(chave) === null) return [{ razao: 'A chave não respeita o formato de nenhum tipo de chave DICT (CPF, CNPJ, e-mail, telefone ou EVP).', propriedade: 'chave', valor: chave.slice(0, 77) }];
   if (!chavesDoRecebedor.includes(chave)) return [{ razao: 'A chave não pertence a este usuário recebedor.', propriedade: 'chave', valor: chave }];
-  return [];
-}
-
-function urlViolations(raw: string, politica: PoliticaWebhook): Violation[] {
-  const bad = (razao: string): Violation[] => [{ razao, propriedade: 'webhookUrl', valor: raw.slice(0, 200) }];
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return bad('O campo webhookUrl não é uma URL válida.');
-  }
-  if (url.protocol !== 'https:' && !(politica.permitirHttp && url.protocol === 'http:')) return bad('O campo webhookUrl deve usar https.');
-  if (url.username || url.password) return bad('O campo webhookUrl não pode conter credenciais.');
-  if (url.hash) return bad('O campo webhookUrl não pode conter fragmento (#).');
   return [];
 }
