@@ -18,6 +18,14 @@ describe('client secrets', () => {
       expect(await verifySecret('x'.repeat(12), stored)).toBe(false);
   });
 
+  it('compares exactly: trailing NULs (which HMAC key padding would ignore) never match', async () => {
+    const stored = await hashSecret('sandbox-secret');
+    expect(await verifySecret('sandbox-secret', stored)).toBe(true);
+    for (const presented of ['sandbox-secret\u0000', 'sandbox-secret\u0000\u0000', 'sandbox-secre', 'sandbox-secret '])
+      expect(await verifySecret(presented, stored)).toBe(false);
+    await expect(hashSecret('a\u0000')).rejects.toThrow();
+  });
+
   it('generates 32 random bytes as base64url', () => {
     const s = generateSecret();
     expect(s).toMatch(/^[A-Za-z0-9_-]{43}$/);

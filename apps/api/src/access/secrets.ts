@@ -15,7 +15,12 @@ const scryptAsync = (secret: string, salt: Buffer, length: number, options: Scry
 
 const memoryFor = (N: number, r: number) => 128 * N * r * 2;
 
+// scrypt keys HMAC-SHA256 with the secret, and HMAC pads short keys with zero bytes: "s" and
+// "s\0" hash alike. No secret of ours holds a NUL, so one presented with a NUL never matches.
+const hasNul = (secret: string) => secret.includes('\u0000');
+
 export async function hashSecret(secret: string): Promise<string> {
+  if (hasNul(secret)) throw new Error('a client secret cannot contain U+0000');
   const salt = randomBytes(16);
   const key = await scryptAsync(secret, salt, KEY_LENGTH, { ...PARAMS, maxmem: memoryFor(PARAMS.N, PARAMS.r) });
   return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
@@ -31,7 +36,8 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   const expected = Buffer.from(parts[5], 'base64url');
   if (expected.length < 16) return false;
   const actual = await scryptAsync(secret, salt, expected.length, { N, r, p, maxmem: memoryFor(N, r) });
-  return timingSafeEqual(actual, expected);
+  // The hash is computed either way, so a refusal takes as long as a comparison.
+  return timingSafeEqual(actual, expected) && !hasNul(secret);
 }
 
 /** A new client secret: 32 random bytes, base64url (43 characters). */

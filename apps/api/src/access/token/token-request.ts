@@ -1,3 +1,4 @@
+import { hasUnstorableText } from '@pix/contracts';
 import { OAuthError } from './oauth-error';
 
 /** RFC 6749 §4.4.2 + §2.3.1: what a client_credentials request says, once read. */
@@ -29,6 +30,7 @@ export function readTokenRequest(body: unknown, authorization: string | undefine
     if (value === undefined || value === null) return undefined;
     if (Array.isArray(value)) throw new OAuthError('invalid_request', `O parâmetro ${name} foi enviado mais de uma vez.`);
     if (typeof value !== 'string') throw new OAuthError('invalid_request', `O parâmetro ${name} deve ser um texto.`);
+    if (hasUnstorableText(value)) throw new OAuthError('invalid_request', `O parâmetro ${name} contém U+0000 ou um substituto UTF-16 isolado.`);
     return value;
   };
   const grantType = param('grant_type');
@@ -53,10 +55,13 @@ function parseBasic(header: string): { clientId: string; clientSecret: string } 
   const decoded = match ? Buffer.from(match[1], 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');
   if (colon <= 0) throw new OAuthError('invalid_client', 'Cabeçalho Authorization inválido: esperado Basic base64(client_id:client_secret).');
+  let credentials: { clientId: string; clientSecret: string };
   try {
     const unform = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
-    return { clientId: unform(decoded.slice(0, colon)), clientSecret: unform(decoded.slice(colon + 1)) };
+    credentials = { clientId: unform(decoded.slice(0, colon)), clientSecret: unform(decoded.slice(colon + 1)) };
   } catch {
     throw new OAuthError('invalid_client', 'Cabeçalho Authorization inválido: credenciais mal codificadas.');
   }
+  if (hasUnstorableText(credentials.clientId)) throw new OAuthError('invalid_client', 'Cabeçalho Authorization inválido: client_id com U+0000 ou substituto UTF-16 isolado.');
+  return credentials;
 }
