@@ -1,5 +1,6 @@
-import { BadRequestException, Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post } from '@nestjs/common';
 import type { NotificationOutbox } from '@pix/webhook-delivery';
+import { parseResendBody } from './resend-request';
 
 /** The app provides the outbox under this token (the notifier app, or the API in local mode). */
 export const NOTIFICATION_OUTBOX = Symbol('NotificationOutbox');
@@ -27,12 +28,7 @@ export class NotificationsController {
   /** Body: { ids?: [...], endToEndIds?: [...], inicio?: RFC 3339, fim?: RFC 3339 }. */
   @Post('resend')
   @HttpCode(202)
-  async resend(@Body() body: { ids?: unknown; endToEndIds?: unknown; inicio?: unknown; fim?: unknown } | undefined) {
-    const list = (v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined);
-    const date = (v: unknown) => (typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? new Date(v) : undefined);
-    const selector = { ids: list(body?.ids), endToEndIds: list(body?.endToEndIds), from: date(body?.inicio), to: date(body?.fim) };
-    if (!selector.ids && !selector.endToEndIds && !selector.from && !selector.to)
-      throw new BadRequestException('Informe ids, endToEndIds ou um período (inicio, fim).');
-    return { reenviadas: await this.outbox.resend(selector) };
+  async resend(@Body() body: unknown) {
+    return { reenviadas: await this.outbox.resend(parseResendBody(body)) };
   }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import type { PixRecebidoMessage } from '@pix/contracts';
+import { TXID_PATTERN, unknownMemberViolations, type PixRecebidoMessage } from '@pix/contracts';
 import {
   amountDue,
   businessDateOf,
@@ -22,6 +22,7 @@ import { CASH_IN_PUBLISHER, CLOCK, EVENT_STORE, RECEIVER_DIRECTORY } from '../in
 import type { Clock, ReceiverDirectory } from '../shared/ports';
 
 const invalid = (razao: string, propriedade: string) => new DomainError('CobVOperacaoInvalida', razao, [{ razao, propriedade }]);
+const SANDBOX_MEMBERS = ['txid', 'chave', 'valor', 'infoPagador', 'endToEndId'];
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /**
@@ -43,6 +44,9 @@ export class SandboxCashInController {
   @HttpCode(202)
   async cashIn(@Body() body: Record<string, unknown> | undefined): Promise<PixRecebidoMessage> {
     const b = body && typeof body === 'object' && !Array.isArray(body) ? body : {};
+    const unknown = unknownMemberViolations(b, SANDBOX_MEMBERS, 'body');
+    if (unknown.length > 0) throw new DomainError('CobVOperacaoInvalida', 'O corpo tem membros não previstos.', unknown);
+    if (b.txid !== undefined && (typeof b.txid !== 'string' || !TXID_PATTERN.test(b.txid))) throw invalid('txid deve ter de 26 a 35 letras e dígitos.', 'txid');
     const now = this.clock.now();
     if (b.infoPagador !== undefined && (typeof b.infoPagador !== 'string' || b.infoPagador.length > 140)) throw invalid('infoPagador deve ser um texto de até 140 caracteres.', 'infoPagador');
     if (b.endToEndId !== undefined && (typeof b.endToEndId !== 'string' || !/^[a-zA-Z0-9]{32}$/.test(b.endToEndId))) throw invalid('endToEndId deve ter 32 letras e dígitos.', 'endToEndId');

@@ -1,0 +1,37 @@
+import { parseRfc3339, ProblemError, unknownMemberViolations, type Violacao } from '@pix/contracts';
+import type { ResendSelector } from '@pix/webhook-delivery';
+
+const MAX_ITEMS = 1000;
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const END_TO_END_ID = /^[a-zA-Z0-9]{32}$/;
+
+/**
+ * Body of POST /notifier/resend: `{ ids?, endToEndIds?, inicio?, fim? }`, each checked, nothing
+ * else allowed. A value that is not what it should be is refused, never read as "absent" (which
+ * could widen a resend to far more notifications than the operator meant).
+ */
+export function parseResendBody(body: unknown): ResendSelector {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ProblemError('RequisicaoInvalida', 'Envie um objeto JSON com ids, endToEndIds ou um período (inicio, fim).');
+  const out: Violacao[] = unknownMemberViolations(body, ['ids', 'endToEndIds', 'inicio', 'fim'], 'body');
+  const b = body as Record<string, unknown>;
+  const list = (name: 'ids' | 'endToEndIds', pattern: RegExp) => {
+    const v = Object.prototype.hasOwnProperty.call(b, name) ? b[name] : undefined;
+    if (v === undefined) return undefined;
+    if (Array.isArray(v) && v.length > 0 && v.length <= MAX_ITEMS && v.every((x) => typeof x === 'string' && pattern.test(x))) return v as string[];
+    out.push({ razao: `${name} deve ser uma lista de 1 a ${MAX_ITEMS} identificadores válidos.`, propriedade: `body.${name}` });
+    return undefined;
+  };
+  const instant = (name: 'inicio' | 'fim') => {
+    const v = Object.prototype.hasOwnProperty.call(b, name) ? b[name] : undefined;
+    if (v === undefined) return undefined;
+    const date = typeof v === 'string' ? parseRfc3339(v) : null;
+    if (!date) out.push({ razao: `${name} deve ser um instante RFC 3339.`, propriedade: `body.${name}` });
+    return date ?? undefined;
+  };
+  const selector: ResendSelector = { ids: list('ids', ID), endToEndIds: list('endToEndIds', END_TO_END_ID), from: instant('inicio'), to: instant('fim') };
+  if (out.length > 0) throw new ProblemError('RequisicaoInvalida', 'O pedido de reenvio não respeita o formato.', out);
+  if (!selector.ids && !selector.endToEndIds && !selector.from && !selector.to)
+    throw new ProblemError('RequisicaoInvalida', 'Informe ids, endToEndIds ou um período (inicio, fim).');
+  return selector;
+}
