@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { newTxid, startApi, validCobV, type ApiResponse, type RunningApi } from '../support/api-harness';
 import { invalidBody, invalidTxid, validPatch } from '../support/cobv-invalid-arbitraries';
 import { createCharge, expectNoCharge, readCharge } from '../support/cobv-expect';
+import { assertProperty } from '../support/property';
 
 const RUNS = 250;
 const PER_RUN_MS = 5_000;
@@ -61,23 +62,25 @@ describe('cobv: generated invalid requests never change the store', () => {
 
   it(`PUT with a certainly-invalid body (${RUNS} generated) is a 4xx problem, on a new txid and on an existing charge`, async () => {
     const existing = await victim();
-    await fc.assert(
-      fc.asyncProperty(invalidBody(richBody, 'PUT'), fc.boolean(), async ({ body, labels }, onExisting) => {
+    await assertProperty(
+      fc.tuple(invalidBody(richBody, 'PUT'), fc.boolean()),
+      async ([{ body, labels }, onExisting]) => {
         const txid = onExisting ? existing.txid : newTxid('p');
         expectRefused(await api.request('PUT', `/cobv/${txid}`, body), labels);
         await existing.unchanged(onExisting ? undefined : txid);
-      }),
+      },
       { numRuns: RUNS, timeout: PER_RUN_MS },
     );
   });
 
   it(`PUT of a valid body to a txid outside the contract (${RUNS} generated) is a 4xx problem and stores nothing`, async () => {
     const existing = await victim();
-    await fc.assert(
-      fc.asyncProperty(invalidTxid, async (txid) => {
+    await assertProperty(
+      invalidTxid,
+      async (txid) => {
         expectRefused(await api.request('PUT', `/cobv/${encodeURIComponent(txid)}`, richBody()), txid);
         await existing.unchanged();
-      }),
+      },
       { numRuns: RUNS, timeout: PER_RUN_MS },
     );
   });
@@ -85,23 +88,25 @@ describe('cobv: generated invalid requests never change the store', () => {
   it(`PATCH with a certainly-invalid body (${RUNS} generated) on an existing charge is a 4xx problem and keeps its revision and content`, async () => {
     const existing = await victim();
     const arbitrary = validPatch(richBody()).chain((patch) => invalidBody(() => patch, 'PATCH'));
-    await fc.assert(
-      fc.asyncProperty(arbitrary, async ({ body, labels }) => {
+    await assertProperty(
+      arbitrary,
+      async ({ body, labels }) => {
         expectRefused(await api.request('PATCH', `/cobv/${existing.txid}`, body), labels);
         await existing.unchanged();
-      }),
+      },
       { numRuns: RUNS, timeout: PER_RUN_MS },
     );
   });
 
   it('PATCH with a certainly-invalid body on a never-created txid is a 4xx problem and creates nothing', async () => {
     const existing = await victim();
-    await fc.assert(
-      fc.asyncProperty(invalidBody(richBody, 'PATCH'), async ({ body, labels }) => {
+    await assertProperty(
+      invalidBody(richBody, 'PATCH'),
+      async ({ body, labels }) => {
         const txid = newTxid('nx');
         expectRefused(await api.request('PATCH', `/cobv/${txid}`, body), labels);
         await existing.unchanged(txid);
-      }),
+      },
       { numRuns: 100, timeout: PER_RUN_MS },
     );
   });
@@ -121,8 +126,9 @@ describe('cobv: arbitrary bodies never produce a 5xx', () => {
   it(`any JSON value as the whole PUT or PATCH body (${RUNS} generated) gets a contract answer below 500`, async () => {
     const victim = newTxid('json');
     const created = await createCharge(api, victim, validCobV());
-    await fc.assert(
-      fc.asyncProperty(fc.jsonValue({ maxDepth: 6 }), fc.constantFrom('PUT', 'PATCH'), async (json, method) => {
+    await assertProperty(
+      fc.tuple(fc.jsonValue({ maxDepth: 6 }), fc.constantFrom('PUT', 'PATCH')),
+      async ([json, method]) => {
         const fresh = newTxid('j');
         const res = await api.request(method, `/cobv/${method === 'PUT' ? fresh : victim}`, json);
         noServerError(res, json);
@@ -133,20 +139,21 @@ describe('cobv: arbitrary bodies never produce a 5xx', () => {
         } else if (res.status >= 400) {
           expect((await readCharge(api, victim)).revisao).toBe(created.revisao);
         }
-      }),
+      },
       { numRuns: RUNS, timeout: PER_RUN_MS },
     );
   });
 
   it(`any text sent as JSON (${RUNS} generated) gets a contract answer below 500`, async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.json().map((j) => j.slice(0, -1)), fc.string({ unit: 'binary' })), async (text) => {
+    await assertProperty(
+      fc.oneof(fc.string(), fc.json().map((j) => j.slice(0, -1)), fc.string({ unit: 'binary' })),
+      async (text) => {
         const txid = newTxid('t');
         const res = await api.raw('PUT', `/cobv/${txid}`, text);
         noServerError(res, text);
         expect(res.status).toBeGreaterThanOrEqual(400);
         await expectNoCharge(api, txid);
-      }),
+      },
       { numRuns: RUNS, timeout: PER_RUN_MS },
     );
   });

@@ -1,13 +1,10 @@
 // Assertions and small builders shared by the cobv HTTP suites. They only read answers the
 // harness has already checked against the official contract; they never loosen that check.
 import { cnpjWithCheckDigits, cpfWithCheckDigits } from '@pix/domain';
+import type { TipoErro } from '@pix/contracts';
 import type { ApiResponse, RunningApi } from './api-harness';
 
-export type TipoErro =
-  | 'CobVOperacaoInvalida'
-  | 'CobVNaoEncontrada'
-  | 'CobVConsultaInvalida'
-  | 'RequisicaoInvalida';
+export type { TipoErro } from '@pix/contracts';
 
 export const problemTypeUri = (tipo: TipoErro) => `https://pix.bcb.gov.br/api/v2/error/${tipo}`;
 

@@ -114,7 +114,15 @@ const deeplyNested = fc.tuple(fc.constantFrom<Path>(['calendario'], ['devedor'],
   apply: (b: Json) => setAt(b, p, v),
 }));
 
-const unknownKey = fc.tuple(fc.constantFrom(...Object.keys(KNOWN_KEYS)), fc.string({ maxLength: 40 }), fc.oneof(smallJson, deepNest)).filter(([where, key]) => !KNOWN_KEYS[where].includes(key)).map(([where, key, v]) => ({
+/**
+ * Names every plain object inherits (`valueOf`, `hasOwnProperty`, `constructor`, ...): a check
+ * that looks members up on an object instead of by own name lets them through. Drawn half the
+ * time, so every run covers the class.
+ */
+export const PROTOTYPE_NAMES = [...Object.getOwnPropertyNames(Object.prototype), 'prototype'];
+const memberName = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom(...PROTOTYPE_NAMES));
+
+const unknownKey = fc.tuple(fc.constantFrom(...Object.keys(KNOWN_KEYS)), memberName, fc.oneof(smallJson, deepNest)).filter(([where, key]) => !KNOWN_KEYS[where].includes(key)).map(([where, key, v]) => ({
   label: `unknown key ${JSON.stringify(key)} in ${where || 'body'}`,
   apply: (b: Json) => setAt(b, [...(where ? where.split('.') : []), key], v),
 }));

@@ -1,0 +1,160 @@
+import { Client } from 'pg';
+import { LOCAL_KEY, newTxid, startApi, validCobV, type ApiResponse, type RunningApi } from '../support/api-harness';
+import { createCharge, expectNoCharge, expectProblem, readCharge } from '../support/cobv-expect';
+
+// Issue 9's hostile inputs, replayed over HTTP on a real API: each is refused with the
+// endpoint's problem (never a 5xx) and the event store holds exactly what it held before.
+jest.setTimeout(120_000);
+
+// Every name a plain object inherits: a check that looks members up on an object finds them.
+const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype).filter((n) => n !== '__proto__');
+const BAD_TEXT: [string, string][] = [
+  ['NUL', 'a\u0000b'],
+  ['a lone high surrogate', 'a\ud800b'],
+  ['a lone low surrogate', '\udc00'],
+];
+const NESTED = '['.repeat(10_000) + ']'.repeat(10_000);
+
+describe('hostile input never reaches the store', () => {
+  let api: RunningApi;
+  let db: Client;
+  let victim: string;
+  let before: unknown;
+  const eventCount = async () => Number((await db.query('SELECT count(*) AS n FROM es_events')).rows[0].n);
+  const call = async (method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) => {
+    const r = await fetch(`${api.baseUrl}${path}`, { method, body: init.body, headers: init.headers });
+    const text = await r.text();
+    return { status: r.status, headers: r.headers, text, body: text ? JSON.parse(text) : undefined } as ApiResponse;
+  };
+  /** Runs `send`, then checks it changed nothing at all (no event anywhere, the victim as it was). */
+  const unchanged = async (send: () => Promise<ApiResponse>): Promise<ApiResponse> => {
+    const events = await eventCount();
+    const res = await send();
+    if (res.status >= 500) throw new Error(`5xx: ${res.status} ${res.text.slice(0, 500)}`);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(await eventCount()).toBe(events);
+    expect(await readCharge(api, victim)).toEqual(before);
+    return res;
+  };
+
+  beforeAll(async () => {
+    api = await startApi({ env: { RATE_LIMIT_PER_SECOND: '0' } });
+    db = new Client({ connectionString: api.db.url });
+    db.on('error', () => undefined);
+    await db.connect();
+    victim = newTxid('victim');
+    await createCharge(api, victim, validCobV());
+    before = await readCharge(api, victim);
+  });
+  afterAll(async () => {
+    await db?.end();
+    await api?.stop();
+  });
+
+  describe('members named like Object.prototype members are unknown members', () => {
+    it.each(PROTOTYPE_NAMES.flatMap((name) => ['', 'valor', 'calendario'].map((at) => [name, at ? `cobv.${at}` : 'cobv', at])))('%s in %s', async (name, _where, at) => {
+      const body = validCobV();
+      (at ? body[at] : body)[name] = 1;
+      const path = at ? `cobv.${at}.${name}` : `cobv.${name}`;
+      for (const [method, txid] of [['PUT', newTxid('p')], ['PUT', victim], ['PATCH', victim]]) {
+        const res = await unchanged(() => api.request(method, `/cobv/${txid}`, method === 'PATCH' ? { [name]: 1 } : body));
+        expectProblem(res, 400, 'CobVOperacaoInvalida', method === 'PATCH' ? `cobv.${name}` : path);
+      }
+    });
+  });
+
+  describe('NUL and lone surrogates are refused at the edge with the endpoint\'s problem', () => {
+    it.each(BAD_TEXT)('%s in cobv strings', async (_label, text) => {
+      for (const over of [{ devedor: { cpf: '12345678909', nome: text } }, { solicitacaoPagador: text }, { infoAdicionais: [{ nome: text, valor: 'v' }] }]) {
+        const txid = newTxid('nul');
+        expectProblem(await unchanged(() => api.request('PUT', `/cobv/${txid}`, validCobV(over))), 400, 'CobVOperacaoInvalida');
+        await expectNoCharge(api, txid);
+      }
+    });
+
+    it.each(BAD_TEXT)('%s in a batch: descricao, an item member and an item key', async (_label, text) => {
+      const item = { txid: newTxid('l'), ...validCobV() };
+      for (const body of [{ descricao: text, cobsv: [item] }, { descricao: 'x', cobsv: [{ ...item, solicitacaoPagador: text }] }, { descricao: 'x', cobsv: [{ ...item, [text]: 1 }] }])
+        expectProblem(await unchanged(() => api.request('PUT', `/lotecobv/${900 + Math.floor(Math.random() * 1000)}`, body)), 400, 'LoteCobVOperacaoInvalida');
+    });
+
+    it.each(BAD_TEXT)('%s in webhookUrl', async (_label, text) => {
+      expectProblem(await unchanged(() => api.request('PUT', `/webhook/${LOCAL_KEY}`, { webhookUrl: `http://example.com/${text}` })), 400, 'WebhookOperacaoInvalida');
+    });
+
+    it('NUL in identifiers: webhook key, sandbox txid and payer info, token client_id, operator ids', async () => {
+      expectProblem(await unchanged(() => api.request('PUT', '/webhook/%00', { webhookUrl: 'http://example.com/h' })), 400, 'WebhookOperacaoInvalida');
+      expectProblem(await unchanged(() => api.request('GET', '/webhook/%00')), 404, 'WebhookNaoEncontrado');
+      expectProblem(await unchanged(() => api.request('GET', '/cobv/%00')), 404, 'CobVNaoEncontrada');
+      expectProblem(await unchanged(() => api.request('GET', '/cobv?inicio=2020-01-01T00:00:00Z&fim=2030-01-01T00:00:00Z&cpf=%00')), 400, 'CobVConsultaInvalida');
+      const json = { 'content-type': 'application/json' };
+      for (const body of ['{"txid":"a\\u0000"}', `{"txid":"${victim}","infoPagador":"\\ud800"}`]) {
+        const res = await unchanged(() => call('POST', '/sandbox/cash-in', { body, headers: json }));
+        expect(res.body.type).toBe('https://pix.bcb.gov.br/api/v2/error/CobVOperacaoInvalida');
+      }
+      const token = await unchanged(() => call('POST', '/oauth/token', { body: 'grant_type=client_credentials&client_id=sandbox%00&client_secret=sandbox-secret', headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
+      expect([token.status, token.body.error]).toEqual([400, 'invalid_request']);
+      const resend = await unchanged(() => call('POST', '/notifier/resend', { body: '{"endToEndIds":["E\\u0000"]}', headers: json }));
+      expect(resend.status).toBe(400);
+    });
+  });
+
+  it('deep nesting is refused at parse time, never a stack overflow', async () => {
+    expectProblem(await unchanged(() => api.raw('PUT', `/webhook/${LOCAL_KEY}`, `{"webhookUrl":${NESTED}}`)), 400, 'RequisicaoInvalida');
+    expectProblem(await unchanged(() => api.raw('PUT', '/lotecobv/77', `{"descricao":${NESTED},"cobsv":[]}`)), 400, 'RequisicaoInvalida');
+    expectProblem(await unchanged(() => api.raw('PUT', '/lotecobv/78', `{"descricao":"x","cobsv":[{"txid":${NESTED}}]}`)), 400, 'RequisicaoInvalida');
+    expectProblem(await unchanged(() => api.raw('PUT', `/cobv/${newTxid()}`, `{"valor":${NESTED}}`)), 400, 'RequisicaoInvalida');
+  });
+
+  it('duplicate member names are malformed JSON, anywhere', async () => {
+    const cobv = JSON.stringify(validCobV()).replace('"valor":{', '"valor":{"original":"2.00"},"valor":{');
+    expectProblem(await unchanged(() => api.raw('PUT', `/cobv/${victim}`, cobv)), 400, 'RequisicaoInvalida', 'cobv.valor');
+    expectProblem(await unchanged(() => api.raw('PUT', `/webhook/${LOCAL_KEY}`, '{"webhookUrl":123,"webhookUrl":"http://example.com/h"}')), 400, 'RequisicaoInvalida');
+    const item = JSON.stringify({ txid: newTxid('d'), ...validCobV() }).replace(/^\{/, '{"chave":"x",');
+    expectProblem(await unchanged(() => api.raw('PUT', '/lotecobv/79', `{"descricao":"x","cobsv":[${item}]}`)), 400, 'RequisicaoInvalida');
+  });
+
+  it.each(['gzip', 'deflate', 'br', 'x-unknown', 'identity, gzip'])('Content-Encoding %s is 415, the body never read as plain', async (encoding) => {
+    const res = await unchanged(() => api.raw('PUT', `/cobv/${newTxid('enc')}`, JSON.stringify(validCobV()), { 'content-type': 'application/json', 'content-encoding': encoding }));
+    expectProblem(res, 415, 'RequisicaoInvalida');
+  });
+
+  it.each([
+    'http://example.com/h\r\nX-Injected: 1',
+    'http://example.com/a b',
+    'http://exa\u200bmple.com/h',
+    'http://example.com/\u202eh',
+    'http:///h',
+    'http://example.com:0/h',
+    'http:\\\\example.com\\h',
+    'http://example.com\\@evil.example/',
+    'http://user:pw@example.com/h',
+  ])('webhookUrl %j is refused and not stored', async (webhookUrl) => {
+    expectProblem(await unchanged(() => api.request('PUT', `/webhook/${LOCAL_KEY}`, { webhookUrl })), 400, 'WebhookOperacaoInvalida', 'webhookUrl');
+    expect((await api.request('GET', `/webhook/${LOCAL_KEY}`)).status).toBe(404);
+  });
+
+  it('batch items with constructor or prototype are denied alone, as PUT /cobv refuses them', async () => {
+    for (const name of ['constructor', 'prototype', 'valueOf']) {
+      const txid = newTxid('bi');
+      const body = `{"descricao":"x","cobsv":[${JSON.stringify({ txid, ...validCobV() }).replace(/^\{/, `{"${name}":{"a":1},`)}]}`;
+      const id = 1000 + Math.floor(Math.random() * 100_000);
+      expect((await api.raw('PUT', `/lotecobv/${id}`, body)).status).toBe(202);
+      let lote: any;
+      for (let i = 0; i < 100 && lote?.cobsv?.[0]?.status !== 'NEGADA' && lote?.cobsv?.[0]?.status !== 'CRIADA'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        lote = (await api.request('GET', `/lotecobv/${id}`)).body;
+      }
+      expect(lote.cobsv[0]).toMatchObject({ txid, status: 'NEGADA', problema: { type: 'https://pix.bcb.gov.br/api/v2/error/CobVOperacaoInvalida', violacoes: [{ propriedade: `cobv.${name}` }] } });
+      await expectNoCharge(api, txid);
+    }
+  });
+
+  it('a client secret with a trailing NUL is not the secret', async () => {
+    for (const secret of [`${api.client.secret}\u0000`, `${api.client.secret}\u0000\u0000`]) {
+      const basic = Buffer.from(`${api.client.clientId}:${secret}`).toString('base64');
+      const res = await unchanged(() => call('POST', '/oauth/token', { body: 'grant_type=client_credentials', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' } }));
+      expect([res.status, res.body.error]).toEqual([401, 'invalid_client']);
+    }
+  });
+});
