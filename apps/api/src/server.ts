@@ -3,6 +3,7 @@ import { Logger, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { correlationIdOf, CorrelatedLogger, installAccessLog, installRequestContext } from '@pix/observability';
+import { installHttpEdge, withHttpEdge } from '@pix/http-edge';
 import { AppModule } from './app.module';
 import { authContextOf } from './auth/auth-context';
 import { ProblemFilter, sendProblem } from './http/problem.filter';
@@ -13,19 +14,19 @@ import type { InfrastructureOptions } from './infrastructure/infrastructure.modu
 /** Builds the API on Fastify; the caller decides where it listens. */
 export async function createApiApp(options: InfrastructureOptions): Promise<NestFastifyApplication> {
   const { config } = options;
-  const adapter = new FastifyAdapter({
+  // withHttpEdge: one trailing slash ignored, parser errors and closing answered as problems.
+  const adapter = new FastifyAdapter(withHttpEdge({
     // TLS (and mTLS when a client CA is configured) is served here, not only at a proxy.
     ...(config.tls ? { https: httpsOptions(config.tls) } : {}),
     bodyLimit: config.maxBodyBytes,
     trustProxy: false,
-    return503OnClosing: true,
     // Long path parameters reach our validation (and its problem) instead of the router's 414.
     routerOptions: { maxParamLength: 1000 },
     // A client that trickles its request is cut off instead of holding a socket for ever.
     requestTimeout: 30_000,
     // A URL the router cannot decode still gets a problem body, never Fastify's own JSON.
     frameworkErrors: (error: Error, request: any, reply: any) => sendProblem(Object.assign(error, { statusCode: 400 }), request, reply, new Logger('HTTP')),
-  });
+  }));
   const levels = ['error', 'warn', 'log', 'debug'] as const;
   const logLevels = levels.slice(0, { error: 1, warn: 2, info: 3, debug: 4 }[config.logLevel]);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
@@ -46,8 +47,9 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
   app.useGlobalFilters(new ProblemFilter());
   const fastify = app.getHttpAdapter().getInstance();
   // Order matters: the context first (so every later log line has the correlation id), then the
-  // address bucket, before any body is read.
+  // edge's refusals (closing, ambiguous headers) and the address bucket, before any body is read.
   installRequestContext(fastify);
+  installHttpEdge(fastify);
   installAddressRateLimit(fastify, app.get(RateLimits));
   if (config.logRequests) installAccessLog(fastify, { clientOf: (request) => authContextOf(request)?.clientId });
   // The API speaks JSON only: any other media type (text, forms) is a 415 problem. Nest's own

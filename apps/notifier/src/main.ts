@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Pool } from 'pg';
+import { HttpProblemFilter, installHttpEdge, withHttpEdge } from '@pix/http-edge';
 import { createKafka, ensureCashInTopics } from '@pix/messaging';
 import { correlationIdOf, CorrelatedLogger, installAccessLog, installRequestContext } from '@pix/observability';
 import { loadNotifierConfig, type NotifierConfig } from './config';
@@ -24,12 +25,15 @@ async function main(): Promise<void> {
   const store = await openEventStore(config, pool);
   // Topics are created explicitly (brokers here do not auto-create them).
   await ensureCashInTopics(createKafka(config.kafkaBrokers, 'pix-notifier-admin'));
-  const app = await NestFactory.create<NestFastifyApplication>(NotifierModule.forRoot(config, store, pool), new FastifyAdapter(), {
+  const app = await NestFactory.create<NestFastifyApplication>(NotifierModule.forRoot(config, store, pool), new FastifyAdapter(withHttpEdge({})), {
     logger: new CorrelatedLogger({ colors: Boolean(process.stdout.isTTY) }),
   });
   // Operator requests get a correlation id on their answer and on every line they log, as in the API.
   const fastify = app.getHttpAdapter().getInstance();
   installRequestContext(fastify);
+  // Every error it answers, from Node's parser to the controllers, is a problem as in the API.
+  installHttpEdge(fastify);
+  app.useGlobalFilters(new HttpProblemFilter());
   installAccessLog(fastify);
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-correlation-id', correlationIdOf(request));

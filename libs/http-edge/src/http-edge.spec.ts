@@ -1,0 +1,96 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { connect } from 'node:net';
+import { repeatedSingleField } from './duplicate-headers';
+import { problemForStatus } from './edge-problem';
+import { installHttpEdge, withHttpEdge } from './http-edge';
+
+// The edge on a bare Fastify on a loopback port: the time-out and the drain are hard to reach
+// through a whole app (30 s time-out, shutdown), so they are checked here.
+
+/** Everything the server sends on one connection until it closes it (or `waitMs` passes). */
+function exchange(port: number, writes: { afterMs: number; bytes: string }[], waitMs = 3000): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    let received = '';
+    const done = () => (clearTimeout(timer), socket.destroy(), resolve(received));
+    const timer = setTimeout(done, waitMs);
+    socket.on('data', (d) => (received += d.toString('utf8')));
+    socket.on('close', done);
+    socket.on('error', done);
+    for (const w of writes) setTimeout(() => socket.write(w.bytes), w.afterMs);
+  });
+}
+
+const problemOf = (text: string) => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
+
+describe('http-edge on a bare Fastify', () => {
+  let fastify: FastifyInstance;
+  let port: number;
+  let release: () => void = () => undefined;
+
+  beforeEach(async () => {
+    // A short request time-out, checked often, so the 408 path runs in milliseconds.
+    fastify = Fastify(withHttpEdge({ requestTimeout: 300, http: { connectionsCheckingInterval: 50 } }) as object);
+    installHttpEdge(fastify);
+    fastify.get('/slow', () => new Promise((r) => (release = () => r({ ok: true }))));
+    fastify.get('/fast', async () => ({ ok: true }));
+    await fastify.listen({ port: 0, host: '127.0.0.1' });
+    port = (fastify.server.address() as { port: number }).port;
+  });
+  afterEach(async () => {
+    release();
+    await fastify.close();
+  });
+
+  it('answers a request that never completes with a 408 problem and closes the connection', async () => {
+    const text = await exchange(port, [{ afterMs: 0, bytes: 'GET /fast HTTP/1.1\r\nHost: t\r\nX-Slow: ' }]);
+    expect(text).toMatch(/^HTTP\/1\.1 408 /);
+    expect(text).toMatch(/\r\nConnection: close\r\n/);
+    expect(text).toMatch(/\r\nContent-Type: application\/problem\+json/);
+    expect(problemOf(text)).toEqual({ type: 'https://pix.bcb.gov.br/api/v2/error/RequisicaoInvalida', title: 'Requisição Inválida', status: 408, detail: expect.any(String), correlationId: expect.any(String) });
+  });
+
+  it('answers once per connection however many bad bytes follow', async () => {
+    const text = await exchange(port, [
+      { afterMs: 0, bytes: 'FOO / HTTP/1.1\r\nHost: t\r\n\r\n' },
+      { afterMs: 20, bytes: 'BAR / HTTP/1.1\r\n\r\n' },
+    ]);
+    expect(text.match(/HTTP\/1\.1 400 /g)).toHaveLength(1);
+  });
+
+  it('answers requests that arrive while the server drains with a 503 problem, Retry-After and Connection: close', async () => {
+    const text = exchange(port, [
+      { afterMs: 0, bytes: 'GET /slow HTTP/1.1\r\nHost: t\r\n\r\n' },
+      { afterMs: 200, bytes: 'GET /fast HTTP/1.1\r\nHost: t\r\n\r\n' },
+    ]);
+    setTimeout(() => void fastify.close(), 100);
+    setTimeout(() => release(), 400);
+    const answers = await text;
+    const second = answers.slice(answers.indexOf('HTTP/1.1', 10));
+    expect(answers).toMatch(/^HTTP\/1\.1 200 /);
+    expect(second).toMatch(/^HTTP\/1\.1 503 /);
+    expect(second).toMatch(/\r\nretry-after: 1\r\n/i);
+    expect(second).toMatch(/\r\nconnection: close\r\n/i);
+    expect(JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4))).toMatchObject({ type: 'https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel', status: 503 });
+  });
+});
+
+describe('repeatedSingleField', () => {
+  it('names the first single-valued field sent twice, in any case', () => {
+    expect(repeatedSingleField(['Host', 'a', 'Accept', '*/*', 'HOST', 'b'])).toBe('host');
+    expect(repeatedSingleField(['authorization', 'Bearer x', 'Authorization', 'Bearer y'])).toBe('authorization');
+  });
+  it('lets repeatable fields and single ones sent once through', () => {
+    expect(repeatedSingleField(['Host', 'a', 'Accept', 'a', 'Accept', 'b', 'Authorization', 'x'])).toBeUndefined();
+  });
+});
+
+describe('problemForStatus', () => {
+  it('tells statuses in the contract types the API already uses', () => {
+    expect(problemForStatus(404, 'c').type).toMatch(/NaoEncontrado$/);
+    expect(problemForStatus(431, 'c')).toMatchObject({ type: expect.stringMatching(/RequisicaoInvalida$/), status: 431 });
+    expect(problemForStatus(401, 'c', 'sem token')).toEqual({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'sem token', correlationId: 'c' });
+    expect(problemForStatus(503, 'c').type).toMatch(/ServicoIndisponivel$/);
+    expect(problemForStatus(502, 'c', 'segredo')).toEqual(expect.objectContaining({ status: 500, detail: expect.not.stringContaining('segredo') }));
+  });
+});

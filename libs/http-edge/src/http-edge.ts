@@ -1,0 +1,42 @@
+import { correlationIdOf } from '@pix/observability';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { installClosingRefusal } from './closing';
+import { installHeaderChecks } from './duplicate-headers';
+import { problemForStatus, replyWithProblem } from './edge-problem';
+import { answerClientError, installServerEdge } from './protocol-errors';
+
+type FrameworkErrors = (error: Error, request: FastifyRequest, reply: FastifyReply) => void;
+
+/** A URL the router cannot decode (FST_ERR_BAD_URL) is the client's error, told as a problem. */
+const frameworkErrors: FrameworkErrors = (error, request, reply) => {
+  const status = (error as { statusCode?: number }).statusCode ?? 400;
+  replyWithProblem(reply, problemForStatus(status, correlationIdOf(request), status === 400 ? 'URL malformada.' : undefined));
+};
+
+/**
+ * The Fastify server options both apps build on: every route answers the same with or without
+ * one trailing slash (PSP SDKs send `/v2/cobv/?inicio=...`), Node's parser errors are answered as
+ * problems, and the app's own `frameworkErrors`, if given, are kept. Fastify's bare 503 while
+ * closing is replaced by installHttpEdge's.
+ */
+export function withHttpEdge<T extends object>(options: T): T & { clientErrorHandler: typeof answerClientError; return503OnClosing: false; frameworkErrors: FrameworkErrors } {
+  const given = options as { routerOptions?: object; frameworkErrors?: FrameworkErrors };
+  return {
+    ...options,
+    frameworkErrors: given.frameworkErrors ?? frameworkErrors,
+    routerOptions: { ...given.routerOptions, ignoreTrailingSlash: true },
+    clientErrorHandler: answerClientError,
+    return503OnClosing: false,
+  };
+}
+
+/**
+ * The hooks and server listeners of the edge, installed before any other onRequest hook that
+ * spends something (rate limit, authentication): refusals while closing, ambiguous headers, and
+ * the answers Node would otherwise give bare (417, CONNECT, missing Host).
+ */
+export function installHttpEdge(fastify: FastifyInstance): void {
+  installServerEdge(fastify.server);
+  installClosingRefusal(fastify);
+  installHeaderChecks(fastify);
+}

@@ -1,0 +1,40 @@
+import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { ProblemError } from '@pix/contracts';
+import { correlationIdOf, inRequestContext, loggablePath } from '@pix/observability';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { problemForStatus, replyWithProblem } from './edge-problem';
+
+/**
+ * For an app with no domain errors of its own (the notifier's operator endpoints): every error
+ * leaves as a contract problem, a ProblemError as it says, any other chosen by its status, with the exception's message as detail for
+ * client errors; anything unexpected is a bare 500, its stack only in the log.
+ */
+@Catch()
+export class HttpProblemFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HTTP');
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    // Already phrased in the contract's terms (body parsing, the operator controller's checks).
+    if (error instanceof ProblemError) return replyWithProblem(reply, error.toProblema(correlationIdOf(request)));
+    const status = statusOf(error);
+    if (status >= 500)
+      inRequestContext(request, () => this.logger.error(`${request.method} ${loggablePath(request)} failed: ${error instanceof Error ? error.stack : String(error)}`));
+    const detail = status < 500 && error instanceof Error ? messageOf(error) : undefined;
+    replyWithProblem(reply, problemForStatus(status, correlationIdOf(request), detail));
+  }
+}
+
+function statusOf(error: unknown): number {
+  if (error instanceof HttpException) return error.getStatus();
+  const status = (error as { statusCode?: unknown })?.statusCode;
+  return typeof status === 'number' && status >= 400 && status <= 599 ? status : 500;
+}
+
+/** An HttpException's own message (ours, written for clients); Fastify's parser messages as they are. */
+function messageOf(error: Error): string | undefined {
+  const response = error instanceof HttpException ? error.getResponse() : undefined;
+  const message = typeof response === 'object' && response !== null ? (response as { message?: unknown }).message : error.message;
+  return typeof message === 'string' && message.length > 0 ? message : undefined;
+}

@@ -1,0 +1,9 @@
+// What both apps' HTTP servers do before a request reaches a controller: strict request parsing
+// and protocol-level refusals, each answered as a contract problem.
+export * from './strict-json-body';
+export * from './edge-problem';
+export * from './protocol-errors';
+export * from './duplicate-headers';
+export * from './closing';
+export * from './http-edge';
+export * from './http-problem.filter';

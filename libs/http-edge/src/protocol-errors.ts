@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Logger } from '@nestjs/common';
+import { correlationIdOf } from '@pix/observability';
+import type { FastifyRequest } from 'fastify';
+import { PROBLEM_CONTENT_TYPE, problemForStatus, rawProblemResponse } from './edge-problem';
+
+const logger = new Logger('HTTP');
+const answered = new WeakSet<Duplex>();
+/** How long a refused connection may still drain the client's bytes, so our answer is not lost to a reset. */
+const LINGER_MS = 1000;
+
+/** Node's parser errors (llhttp codes) and time-outs, in the status Node itself gives and our words. */
+function describe(code: string | undefined): { status: number; detail: string } {
+  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, detail: 'Os cabeçalhos da requisição excedem o tamanho máximo permitido.' };
+  if (code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') return { status: 413, detail: 'As extensões de chunk excedem o tamanho máximo permitido.' };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, detail: 'A requisição não chegou por completo dentro do tempo limite.' };
+  if (code === 'HPE_INVALID_METHOD') return { status: 400, detail: 'Método HTTP desconhecido.' };
+  if (code === 'HPE_INVALID_CONTENT_LENGTH' || code === 'HPE_UNEXPECTED_CONTENT_LENGTH') return { status: 400, detail: 'Content-Length inválido ou repetido.' };
+  if (code === 'HPE_INVALID_CHUNK_SIZE' || code === 'HPE_INVALID_TRANSFER_ENCODING' || code === 'HPE_INVALID_EOF_STATE')
+    return { status: 400, detail: 'Corpo em Transfer-Encoding chunked malformado ou Transfer-Encoding não suportado.' };
+  return { status: 400, detail: 'Requisição HTTP malformada (linha de requisição, cabeçalhos ou enquadramento do corpo).' };
+}
+
+/** The in-flight request's correlation id when there is one, else a new one. */
+function correlationIdFor(socket: Duplex): string {
+  const request = (socket as { _httpMessage?: { req?: IncomingMessage } })._httpMessage?.req;
+  return request ? correlationIdOf({ headers: request.headers } as FastifyRequest) : randomUUID();
+}
+
+/** Writes `answer`, ends the connection, and destroys it once the client had a moment to read. */
+function answerAndClose(socket: Duplex, answer: string): void {
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  socket.end(answer);
+}
+
+/**
+ * Fastify's `clientErrorHandler`: Node's parser refused the bytes (oversized or malformed
+ * headers, unknown method, NUL in the request line, bad Content-Length or chunking) or the
+ * request timed out. No request object exists to answer through, so the problem is written on
+ * the socket by hand, with `Connection: close`, and the socket is closed (its framing is lost).
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (answered.has(socket)) return; // the parser reports again on every further chunk
+  answered.add(socket);
+  if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return void socket.destroy();
+  // Part of another answer is already out on this connection: appending ours would corrupt it.
+  if ((socket as { _httpMessage?: ServerResponse })._httpMessage?.headersSent) return void socket.destroy();
+  const { status, detail } = describe(error.code);
+  const correlationId = correlationIdFor(socket);
+  logger.debug(`[cid=${correlationId}] refused at the HTTP parser: ${error.code ?? error.message} → ${status}`);
+  answerAndClose(socket, rawProblemResponse(problemForStatus(status, correlationId, detail)));
+}
+
+/**
+ * What Node answers itself, outside any Fastify route, made a problem too: a missing Host
+ * (checked with the duplicates instead, see duplicate-headers.ts), an `Expect` other than
+ * 100-continue (Node's bare 417), and CONNECT (Node would drop the connection unanswered).
+ */
+export function installServerEdge(server: Server): void {
+  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const problem = problemForStatus(417, correlationIdOf({ headers: request.headers } as FastifyRequest), 'Expect não suportado: apenas 100-continue.');
+    const body = JSON.stringify(problem);
+    response.shouldKeepAlive = false;
+    response.writeHead(417, {
+      'content-type': PROBLEM_CONTENT_TYPE,
+      'content-length': Buffer.byteLength(body),
+      'x-correlation-id': problem.correlationId!,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      connection: 'close',
+    });
+    response.end(body);
+  });
+  server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    const problem = problemForStatus(405, correlationIdOf({ headers: request.headers } as FastifyRequest), 'Método não permitido para este recurso.');
+    socket.on('error', () => undefined);
+    answerAndClose(socket, rawProblemResponse(problem));
+  });
+}
