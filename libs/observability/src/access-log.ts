@@ -10,7 +10,7 @@ export function installAccessLog(fastify: FastifyInstance, options: { clientOf?:
   const logger = options.logger ?? new Logger('Access');
   fastify.addHook('onResponse', (request, reply, done) => {
     // Load balancers poll health every few seconds: only a failing check is worth a line.
-    if (reply.statusCode < 300 && request.url.split('?')[0] === '/health') return done();
+    if (reply.statusCode < 300 && /^\/health(\/ready|\/live)?\/?$/.test(request.url.split('?')[0])) return done();
     const clientId = options.clientOf?.(request);
     const line = `${request.method} ${loggablePath(request)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms${clientId ? ` client=${clientId}` : ''}`;
     inRequestContext(request, () => logger.log(line));

@@ -39,7 +39,7 @@ export function addressKey(ip: string): string {
 
 const DEFERRED = Symbol('rateLimitDeferredAddress');
 type Deferred = FastifyRequest & { [DEFERRED]?: string };
-const isHealth = (url: string) => /^\/health(\/ready|\/live)?(\?|$)/.test(url);
+const isHealth = (url: string) => /^\/health(\/ready|\/live)?\/?(\?|$)/.test(url);
 const hasBearer = (request: FastifyRequest) => /^bearer\s/i.test(request.headers.authorization ?? '');
 
 /**
