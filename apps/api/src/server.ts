@@ -3,9 +3,10 @@ import { Logger, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { correlationIdOf, CorrelatedLogger, installAccessLog, installRequestContext } from '@pix/observability';
-import { installHttpEdge, withHttpEdge } from '@pix/http-edge';
+import { installHttpEdge, installStrictInput, withHttpEdge } from '@pix/http-edge';
 import { AppModule } from './app.module';
 import { authContextOf } from './auth/auth-context';
+import { endpointProblem } from './http/endpoint-problems';
 import { ProblemFilter, sendProblem } from './http/problem.filter';
 import { installAddressRateLimit, RateLimits } from './http/rate-limit';
 import { httpsOptions } from './http/tls';
@@ -40,6 +41,8 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
       { path: 'health/ready', method: RequestMethod.GET },
       { path: 'health/live', method: RequestMethod.GET },
       { path: 'oauth/token', method: RequestMethod.POST },
+      // Payload locations and their JWKS live on the location host's own path (ADR 11), not under /v2.
+      { path: 'qr/{*path}', method: RequestMethod.GET },
       { path: 'sandbox/{*path}', method: RequestMethod.ALL },
       { path: 'notifier/{*path}', method: RequestMethod.ALL },
     ],
@@ -53,8 +56,9 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
   installAddressRateLimit(fastify, app.get(RateLimits));
   if (config.logRequests) installAccessLog(fastify, { clientOf: (request) => authContextOf(request)?.clientId });
   // The API speaks JSON only: any other media type (text, forms) is a 415 problem. Nest's own
-  // parsers (which add forms) are off; Fastify's JSON parser stays, with its prototype guards.
+  // parsers (which add forms) are off; JSON is read by the strict parser (duplicates, depth, NUL).
   fastify.removeContentTypeParser(['text/plain']);
+  installStrictInput(fastify, { problemFor: endpointProblem(config.basePath) });
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-correlation-id', correlationIdOf(request));
     // An API of payment data: nothing cached, nothing sniffed or framed, no referrer leaked.
