@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { newTxid, validCobV } from '../support/api-harness';
 import { freePort, startApiProcess, type ApiProcess } from '../support/api-process';
+import { lockKafka } from '../support/kafka-client';
 import { startNotifierProcess, type NotifierProcess } from '../support/notifier-process';
 import { startOwnPostgres, type OwnPostgres } from '../support/own-postgres';
 
@@ -27,18 +28,22 @@ describe('faults: PostgreSQL killed with SIGKILL under load and restarted', () =
   const apis: ApiProcess[] = [];
   const notifiers: NotifierProcess[] = [];
 
+  let unlock: (() => void) | undefined;
   beforeAll(async () => {
     pg = await startOwnPostgres();
     const kafka = process.env.KAFKA_BROKERS;
+    if (kafka) unlock = await lockKafka(kafka.split(','), 600_000);
     for (let i = 0; i < 2; i++) apis.push(await startApiProcess(pg.url, await freePort()));
     // The notifiers' claim loops and stores hold pooled clients when the server dies (they used to exit).
+    const group = `faults-pg-${Date.now()}`; // both notifiers share one group, as in production
     if (kafka)
       for (let i = 0; i < 2; i++)
-        notifiers.push(await startNotifierProcess({ DATABASE_URL: pg.url, KAFKA_BROKERS: kafka, NOTIFIER_PORT: String(await freePort()), NOTIFIER_GROUP_ID: `faults-pg-${Date.now()}`, WEBHOOK_POLL_MS: '50' }));
-  });
+        notifiers.push(await startNotifierProcess({ DATABASE_URL: pg.url, KAFKA_BROKERS: kafka, NOTIFIER_PORT: String(await freePort()), NOTIFIER_GROUP_ID: group, WEBHOOK_POLL_MS: '50' }));
+  }, 720_000);
   afterAll(async () => {
     for (const p of [...apis, ...notifiers]) await p.kill();
     await pg?.stop();
+    unlock?.();
   });
 
   it('no process exits, the outage answers 503 ServicoIndisponivel (never 500), writes resume within the bound, every 2xx write is stored exactly once', async () => {

@@ -98,7 +98,7 @@ export interface ApiProcess {
  * The API as a separate production-mode process, so a test can kill -9 it. The test receiver
  * (with `chaves`, default the test key) and client are registered first, as `npm run admin` would.
  */
-export async function startApiProcess(databaseUrl: string, port: number, env: Record<string, string> = {}, chaves = [TEST_PIX_KEY]): Promise<ApiProcess> {
+export async function startApiProcess(databaseUrl: string, port: number, env: Record<string, string> = {}, chaves = [TEST_PIX_KEY], waitForKafka = true): Promise<ApiProcess> {
   ensureBuilt();
   await provisionAccess(databaseUrl, { chaves });
   const child = spawn(process.execPath, [path.join(root, 'tools/launch.js'), 'apps/api/src/main.js'], {
@@ -136,6 +136,13 @@ export async function startApiProcess(databaseUrl: string, port: number, env: Re
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  // Consumer groups join behind HTTP; tests that publish at once wait for them unless told not to.
+  if (env.KAFKA_BROKERS && waitForKafka)
+    for (const deadline = Date.now() + 90_000; ; await new Promise((r) => setTimeout(r, 200))) {
+      const ready = (await (await fetch(`${base}/health/ready`)).json()) as Record<string, unknown>;
+      if (!Object.values(ready).includes('joining')) break;
+      if (Date.now() > deadline) throw new Error(`API consumer groups did not join within 90 s:\n${out}`);
+    }
   let token: string;
   try {
     token = await fetchToken(base, TEST_CLIENT.clientId, TEST_CLIENT.secret);

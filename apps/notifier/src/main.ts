@@ -5,10 +5,9 @@ import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Pool } from 'pg';
 import { HttpProblemFilter, installHttpEdge, withHttpEdge } from '@pix/http-edge';
-import { createKafka, ensureCashInTopics } from '@pix/messaging';
 import { correlationIdOf, CorrelatedLogger, installAccessLog, installRequestContext } from '@pix/observability';
 import { loadNotifierConfig, type NotifierConfig } from './config';
-import { NotifierModule, openEventStore } from './notifier.module';
+import { joinKafkaInBackground, NotifierModule, openEventStore } from './notifier.module';
 
 /** The webhook notifier: consumes cash-ins from Kafka and delivers them to registered webhooks. */
 async function main(): Promise<void> {
@@ -23,8 +22,6 @@ async function main(): Promise<void> {
   const pool = new Pool({ connectionString: config.databaseUrl, max: 20 });
   pool.on('error', () => undefined);
   const store = await openEventStore(config, pool);
-  // Topics are created explicitly (brokers here do not auto-create them).
-  await ensureCashInTopics(createKafka(config.kafkaBrokers, 'pix-notifier-admin'));
   const app = await NestFactory.create<NestFastifyApplication>(NotifierModule.forRoot(config, store, pool), new FastifyAdapter(withHttpEdge({})), {
     logger: new CorrelatedLogger({ colors: Boolean(process.stdout.isTTY) }),
   });
@@ -49,8 +46,9 @@ async function main(): Promise<void> {
       parser: { keepBinary: true },
     },
   });
-  await app.startAllMicroservices();
   await app.listen({ port: config.port, host: config.host });
+  // Topics and the consumer group come up behind HTTP (see joinKafkaInBackground).
+  joinKafkaInBackground(app, config);
   logger.log(`notifier up: consumer group ${config.groupId} on ${config.kafkaBrokers.join(',')}; operator endpoints on :${config.port} (/health, /notifier/...)`);
   if (!config.operatorToken) logger.warn('operator endpoints (/notifier/...) are shut: set NOTIFIER_OPERATOR_TOKEN to use them');
   if (config.delivery.allowPrivateTargets) logger.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS=true: deliveries may reach private and loopback addresses');

@@ -45,23 +45,41 @@ export class KafkaCashInPublisher implements CashInPublisher {
   }
 }
 
-/** A consumer group on the cash-in topic (kafkajs), validating every message. */
+/** Where a consumer is: readiness probes report it. */
+export type ConsumerState = 'stopped' | 'joining' | 'joined';
+
+/**
+ * A consumer group on the cash-in topic (kafkajs), validating every message. `start` waits for
+ * the group to be joined, which after a crash of a member can take as long as its session
+ * timeout; `startInBackground` does not wait and keeps trying until it has joined or is stopped.
+ */
 export class KafkaCashInConsumer {
   private consumer?: Consumer;
   private deadLetters?: Producer;
   private stopping = false;
+  state: ConsumerState = 'stopped';
 
   constructor(
     private readonly kafka: Kafka,
-    private readonly groupId: string,
+    readonly groupId: string,
     private readonly handler: CashInHandler,
     private readonly logger: { log(m: string): void; error(m: string): void },
   ) {}
 
   async start(): Promise<void> {
+    this.state = 'joining';
     this.deadLetters = this.kafka.producer();
     await this.deadLetters.connect();
     this.consumer = this.kafka.consumer({ groupId: this.groupId });
+    // kafkajs rejoins by itself after a broker outage or rebalance; the state follows it.
+    this.consumer.on(this.consumer.events.GROUP_JOIN, () => {
+      if (this.state !== 'joined') this.logger.log(`consumer group ${this.groupId}: joined`);
+      this.state = 'joined';
+    });
+    this.consumer.on(this.consumer.events.CRASH, (e) => {
+      this.state = this.stopping ? 'stopped' : 'joining';
+      this.logger.error(`consumer group ${this.groupId}: ${e.payload.error.message}; ${e.payload.restart ? 'rejoining' : 'not restarting'}`);
+    });
     await this.consumer.connect();
     await this.consumer.subscribe({ topic: CASH_IN_TOPIC, fromBeginning: true });
     const deps = { deadLetters: this.deadLetters, consumerName: this.groupId, logger: this.logger, stopped: () => this.stopping };
@@ -70,8 +88,26 @@ export class KafkaCashInConsumer {
     });
   }
 
+  /** Resolves at once; a failed start (broker down) is retried with capped backoff until `stop`. */
+  startInBackground(): void {
+    void (async () => {
+      for (let delay = 500; !this.stopping; delay = Math.min(delay * 2, 10_000)) {
+        try {
+          await this.start();
+          return;
+        } catch (error) {
+          this.logger.error(`consumer group ${this.groupId}: cannot start (${(error as Error).message}); retrying in ${delay} ms`);
+          await this.consumer?.disconnect().catch(() => undefined);
+          await this.deadLetters?.disconnect().catch(() => undefined);
+          await new Promise((r) => setTimeout(r, delay));
+        }
+      }
+    })();
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
+    this.state = 'stopped';
     await this.consumer?.disconnect();
     await this.deadLetters?.disconnect();
   }

@@ -7,6 +7,7 @@ describe('toProblem while the database is unreachable', () => {
     Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
     Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
     new Error('timeout exceeded when trying to connect'),
+    Object.assign(new Error('The producer is disconnected'), { name: 'KafkaJSError' }),
   ];
 
   it.each(outage.map((e) => [e.message, e]))('%s → 503 ServicoIndisponivel with Retry-After', (_, error) => {

@@ -29,8 +29,8 @@ export function toProblem(error: unknown, correlationId: string): { status: numb
     const body = buildProblema(error.kind as TipoErro, { detail: error.detail, correlationId, violacoes: error.violacoes });
     return { status: body.status, body, unexpected: false };
   }
-  // The database is down or restarting: nothing was stored; the client should come back soon.
-  if (isConnectionError(error))
+  // The database (or, for a sandbox cash-in, the broker) is down or restarting: nothing was stored; come back soon.
+  if (isConnectionError(error) || isBrokerError(error))
     return {
       status: 503,
       body: buildProblema('ServicoIndisponivel', { correlationId, detail: 'Serviço temporariamente indisponível; tente novamente em instantes.' }),
@@ -52,6 +52,9 @@ export function toProblem(error: unknown, correlationId: string): { status: numb
 
 /** A database restart takes seconds; clients retrying sooner would only add load. */
 const RETRY_AFTER_SECONDS = 2;
+
+/** kafkajs failures (broker down, producer not yet connected) reach a request only through publishing. */
+const isBrokerError = (error: unknown) => error instanceof Error && error.name.startsWith('KafkaJS');
 
 function statusOf(error: unknown): number | undefined {
   if (error instanceof HttpException) return error.getStatus();

@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { Kafka } from 'kafkajs';
 import type { Pool } from 'pg';
 import type { PixRecebidoMessage } from '@pix/contracts';
 import type { EventStore } from '@pix/event-store';
 import { createKafka, ensureCashInTopics, InProcessCashInBus, KafkaCashInConsumer, KafkaCashInPublisher, NotifierCore, type CashInPublisher } from '@pix/messaging';
 import type { AppConfig } from '../config/config';
-import { CONFIG, EVENT_STORE, READ_DB } from '../infrastructure/tokens';
+import type { Readiness } from '../health/readiness';
+import { CONFIG, EVENT_STORE, READ_DB, READINESS } from '../infrastructure/tokens';
 import { SettleCashIn } from '../settlement/settle-cash-in';
 
 /**
@@ -17,6 +19,7 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
   private readonly logger = new Logger('CashIn');
   private publisher?: CashInPublisher;
   private readonly stops: (() => Promise<void>)[] = [];
+  private stopping = false;
   notifier?: NotifierCore;
 
   constructor(
@@ -24,6 +27,7 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_DB) private readonly pool: Pool,
     private readonly settle: SettleCashIn,
+    @Inject(READINESS) private readonly readiness: Readiness,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -36,18 +40,19 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
     }
     if (this.config.kafkaBrokers.length > 0) {
       const kafka = createKafka(this.config.kafkaBrokers, 'pix-api');
-      await ensureCashInTopics(kafka);
       const publisher = new KafkaCashInPublisher(kafka);
-      await publisher.connect();
       this.publisher = publisher;
-      this.stops.push(() => publisher.disconnect());
       const consumers = [new KafkaCashInConsumer(kafka, 'pix-api-settlement', (m) => this.settle.handle(m), log)];
       if (this.notifier) consumers.push(new KafkaCashInConsumer(kafka, 'pix-notifier', this.notifier.handle, log));
       for (const c of consumers) {
-        await c.start();
+        this.readiness.report(`kafka ${c.groupId}`, () => c.state);
         this.stops.push(() => c.stop());
       }
-      this.logger.log(`cash-ins over Kafka at ${this.config.kafkaBrokers.join(',')}`);
+      this.stops.push(() => publisher.disconnect());
+      // Kafka joins in the background: HTTP and the write path never wait for a consumer group
+      // (after a crash that means the dead member's session timeout, tens of seconds), and a
+      // broker that is down at start-up delays only settlement, not the API.
+      void this.joinKafka(kafka, publisher, consumers);
     } else if (local) {
       const bus = new InProcessCashInBus();
       bus.subscribe('settlement', (m) => this.settle.handle(m));
@@ -59,7 +64,25 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
     }
   }
 
+  private async joinKafka(kafka: Kafka, publisher: KafkaCashInPublisher, consumers: KafkaCashInConsumer[]): Promise<void> {
+    for (let delay = 500; !this.stopping; delay = Math.min(delay * 2, 10_000)) {
+      try {
+        // Topics are created explicitly (brokers here do not auto-create them).
+        await ensureCashInTopics(kafka);
+        await publisher.connect();
+        break;
+      } catch (error) {
+        this.logger.error(`Kafka at ${this.config.kafkaBrokers.join(',')} unavailable (${(error as Error).message}); retrying in ${delay} ms`);
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+    if (this.stopping) return;
+    for (const c of consumers) c.startInBackground();
+    this.logger.log(`cash-ins over Kafka at ${this.config.kafkaBrokers.join(',')}; consumer groups joining in the background`);
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     for (const stop of this.stops.reverse()) await stop().catch((e) => this.logger.error(String(e)));
   }
 
