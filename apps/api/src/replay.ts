@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     }
   }
   const pool = new Pool({ connectionString: databaseUrl, max: 4 });
+  pool.on('error', () => undefined); // an idle connection dropped by a server restart must not end the replay
   const store: EventStore = config.eventStoreConnectionString
     ? EventStoreDbEventStore.fromConnectionString(config.eventStoreConnectionString)
     : await PostgresEventStore.create({ pool, listen: false });
