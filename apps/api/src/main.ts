@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { exitOnStartupFailure } from '@pix/observability';
 import { ConfigError, loadConfig, type AppConfig } from './config/config';
 import { startDatabase } from './infrastructure/database';
 import { tlsMode } from './http/tls';
@@ -48,7 +49,5 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+// Configuration and environment failures print one line and exit 2; bugs keep their stack.
+main().catch(exitOnStartupFailure);

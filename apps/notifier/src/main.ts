@@ -5,7 +5,7 @@ import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Pool } from 'pg';
 import { HttpProblemFilter, installHttpEdge, withHttpEdge } from '@pix/http-edge';
-import { correlationIdOf, CorrelatedLogger, installAccessLog, installRequestContext } from '@pix/observability';
+import { correlationIdOf, CorrelatedLogger, exitOnStartupFailure, installAccessLog, installRequestContext } from '@pix/observability';
 import { loadNotifierConfig, type NotifierConfig } from './config';
 import { joinKafkaInBackground, NotifierModule, openEventStore } from './notifier.module';
 
@@ -63,7 +63,5 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+// Configuration and environment failures print one line and exit 2; bugs keep their stack.
+main().catch(exitOnStartupFailure);

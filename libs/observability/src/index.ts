@@ -3,3 +3,4 @@ export * from './correlation';
 export * from './request-context';
 export * from './correlated-logger';
 export * from './access-log';
+export * from './startup-failure';

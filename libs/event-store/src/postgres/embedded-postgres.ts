@@ -1,9 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
+import { StartupError } from '@pix/observability';
 import { embeddedPostgresBinDir } from './embedded-binaries';
+import { prepareDataDir, type DatabaseUser } from './embedded-data-dir';
 
 export interface EmbeddedPostgresOptions {
   /** Where the cluster lives; created on first start and kept across restarts. */
@@ -23,25 +25,28 @@ export interface EmbeddedPostgres {
  * A real PostgreSQL server run from npm-shipped binaries, for the one-command local mode and for
  * tests of the same adapter. Listens on loopback only, trust auth (a sandbox on the developer's
  * own machine). PostgreSQL refuses to run as root, so as root it runs as the `postgres` user.
+ * Failures of the surroundings (a folder it cannot use, a server already there) are StartupErrors.
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const bin = embeddedPostgresBinDir();
   const dataDir = path.resolve(options.dataDir);
   const owner = runAsUser();
-  mkdirSync(dataDir, { recursive: true });
-  if (owner) chownSync(dataDir, owner.uid, owner.gid);
+  prepareDataDir(dataDir, owner);
+  const asOwner = owner ? { uid: owner.uid, gid: owner.gid } : {};
   stopOrphanedServer(dataDir);
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
-    execFileSync(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-instructions'], {
-      ...owner,
-      stdio: 'pipe',
-    });
+    try {
+      execFileSync(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-instructions'], { ...asOwner, stdio: 'pipe' });
+    } catch (error) {
+      const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim() || (error as Error).message;
+      throw new StartupError(`cannot create the database in ${dataDir}: ${stderr}`, { cause: error });
+    }
   }
   const port = options.port ?? (await freePort());
   const child = spawn(
     path.join(bin, 'postgres'),
     ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200', '-c', 'lc_messages=C'],
-    { ...owner, stdio: ['ignore', 'pipe', 'pipe'] },
+    { ...asOwner, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const output: string[] = [];
   const onData = (chunk: Buffer) => {
@@ -61,7 +66,7 @@ async function waitUntilReady(url: string, child: ChildProcess, output: string[]
   let exited = false;
   child.once('exit', () => (exited = true));
   for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
-    if (exited) throw new Error(`Embedded PostgreSQL exited during start-up:\n${output.join('')}`);
+    if (exited) throw new StartupError(`embedded PostgreSQL stopped during start-up: ${reasons(output)}`);
     const client = new Client({ connectionString: url });
     try {
       await client.connect();
@@ -74,7 +79,7 @@ async function waitUntilReady(url: string, child: ChildProcess, output: string[]
     }
   }
   child.kill('SIGKILL');
-  throw new Error(`Embedded PostgreSQL did not accept connections within 30 s:\n${output.join('')}`);
+  throw new StartupError(`embedded PostgreSQL did not accept connections within 30 s: ${reasons(output)}`);
 }
 
 function stopChild(child: ChildProcess): Promise<void> {
@@ -93,7 +98,7 @@ function stopOrphanedServer(dataDir: string): void {
   if (!pid || !isAlive(pid)) return;
   const parent = parentPid(pid);
   if (parent !== undefined && parent !== 1 && isAlive(parent) && parent !== process.pid) {
-    throw new Error(`The data folder ${dataDir} is in use by a running server (pid ${pid}, started by pid ${parent}). Stop it first or use another DATA_DIR.`);
+    throw new StartupError(`The data folder ${dataDir} is in use by a running server (pid ${pid}, started by pid ${parent}). Stop it first or use another DATA_DIR.`);
   }
   process.kill(pid, 'SIGINT');
   for (const deadline = Date.now() + 30_000; isAlive(pid) && Date.now() < deadline; ) execFileSync('sleep', ['0.1']);
@@ -117,14 +122,25 @@ function parentPid(pid: number): number | undefined {
   }
 }
 
-function runAsUser(): { uid: number; gid: number } | undefined {
+/** The server's own complaint (its FATAL lines), on one line. */
+function reasons(output: string[]): string {
+  const lines = output.join('').split('\n').map((l) => l.trim()).filter(Boolean);
+  const fatal = lines.filter((l) => /FATAL|PANIC|ERROR/.test(l));
+  return (fatal.length > 0 ? fatal : lines.slice(-3)).join('; ') || 'no output';
+}
+
+function runAsUser(): DatabaseUser | undefined {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return undefined;
-  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres']).toString().trim());
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { stdio: 'pipe' }).toString().trim());
   try {
-    return { uid: id('-u'), gid: id('-g') };
+    return { name: 'postgres', uid: id('-u'), gid: id('-g') };
   } catch {
-    execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres']);
-    return { uid: id('-u'), gid: id('-g') };
+    try {
+      execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres'], { stdio: 'pipe' });
+      return { name: 'postgres', uid: id('-u'), gid: id('-g') };
+    } catch (error) {
+      throw new StartupError(`running as root, the embedded PostgreSQL needs a postgres user and useradd failed (${(error as Error).message.split('\n')[0]}): create one, or start as another user`, { cause: error });
+    }
   }
 }
 
