@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { businessDateOf } from '@pix/domain';
+import { businessDateOf, businessDayOnOrAfter, daysBetween } from '@pix/domain';
 import { createResponseValidator } from '@pix/testing';
 import { notificationIdFor } from '@pix/webhook-delivery';
 import { LOCAL_KEY, newTxid, startApi, validCobV, type RunningApi } from '../support/api-harness';
@@ -88,8 +88,11 @@ describe('cash-in in local mode (sandbox payer, in-process transport)', () => {
 
   it('charges fine and interest on a late payment (clock three days past the due date)', async () => {
     const valor = { original: '100.00', multa: { modalidade: 2, valorPerc: '2.00' }, juros: { modalidade: 2, valorPerc: '1.00' } };
-    const txid = await charge({ valor, calendario: { dataDeVencimento: businessDateOf(new Date()), validadeAposVencimento: 30 } });
-    clock.offsetMs = 3 * DAY;
+    // A due date on a weekend or holiday would move to the next business day (ADR 4): use a business day.
+    const today = businessDateOf(new Date());
+    const dueDate = businessDayOnOrAfter(today);
+    const txid = await charge({ valor, calendario: { dataDeVencimento: dueDate, validadeAposVencimento: 30 } });
+    clock.offsetMs = (daysBetween(today, dueDate) + 3) * DAY;
     const paid = await pay({ txid }).finally(() => (clock.offsetMs = 0));
     const componentesValor = { original: { valor: '100.00' }, multa: { valor: '2.00' }, juros: { valor: '3.00' } };
     expect(paid.status).toBe(202);

@@ -1,22 +1,26 @@
-// What a due charge (cobv) costs on a given payment date, from the `valor` block of the API Pix:
-// original + multa + juros − abatimento − desconto. All amounts are integer cents, all
+// What a due charge (cobv) costs on a given payment date (the payer's DPP), from the `valor` block
+// of the API Pix, following the BCB's Manual de Padrões para Iniciação do Pix and the contract's
+// `validadeAposVencimento` text (ADR 4, "Amounts due"). All amounts are integer cents, all
 // percentages integer hundredths of a percent ("2.50" → 250).
-//
-// Our reading of the points the BCB text leaves open:
-// - Every percentage applies to `original` (not to original − abatimento).
-// - Late/early day counts are whole calendar dates between dataDeVencimento and the payment date.
-//   "Business days" are Mon–Fri WITHOUT holidays (no national/bank holiday calendar here yet);
-//   they are counted as weekdays d with earlier < d ≤ later.
-// - A due date falling on a weekend is not moved: paying the next Monday is late.
-// - Juros per month/year are simple interest pro rata: month = 30 calendar / 21 business days,
-//   year = 365 calendar / 252 business days (the usual Brazilian bases).
-// - Each component is rounded half-up to the cent on its own; `final` is clamped at zero but the
-//   components are reported unclamped so a reader can see where a zero came from.
-// - Fixed-date discounts: the list is sorted by date and the earliest date ≥ payment date wins.
-import { daysBetween, isValidIsoDate, weekdaysBetween, addDays, compareDates } from './dates';
+// - A due date on a non-business day (weekend, national/bank holiday, holiday of the payer's
+//   codMun) is moved to the next business day V*; every rule below reads V* (the contract: "todos
+//   os campos que façam referência a esta data ... devem assumir essa prorrogação").
+// - Paid on or before V*: no multa, no juros. After V*: multa once (flat), juros per day of delay
+//   Dα = calendar days V*→DPP (modalidades 1–4) or business days in (V*, DPP] (5–8).
+// - Juros follow Equação 11, Vj = (Vo − Va) × ((Ij/100)/n) × Dα, n = 1/30/365 (calendar) or
+//   1/21/252 (business) for a rate per day/month/year; value modalidades are Ij × Dα.
+// - Percent multa and percent discounts apply to Vo − Va too; percent abatimento to Vo.
+// - Discounts only up to V*: fixed-date tiers (a tier date on a non-business day moves to the next
+//   business day; the earliest tier date ≥ DPP wins); per-day discounts count days of anticipation
+//   DPP→V* (calendar) or business days in [DPP, V*).
+// - Payable until the first business day on or after V* + validadeAposVencimento; null after.
+// - Each component is the exact rational value rounded half-up to the cent once (no rounded
+//   factors); final = Vo − Va − Vd + Vj + Vm, clamped at zero, components reported unclamped.
+import { daysBetween, isValidIsoDate, compareDates, toEpochDay, fromEpochDay } from './dates';
 import { mulDivRoundHalfUp, percentOfCents } from './money';
+import { BusinessCalendar, businessDayOnOrAfter, businessDaysBetween, calendarFor } from './business-days';
 
-/** 1 = fixed value (cents), 2 = percent of the original (hundredths). */
+/** 1 = fixed value (cents), 2 = percent of original − abatimento (hundredths). */
 export interface Multa { modalidade: 1 | 2; valorPerc: number }
 
 /**
@@ -33,6 +37,7 @@ export interface DescontoDataFixa { data: string; valorPerc: number }
 /**
  * 1 fixed value / 2 percent until the listed dates (up to 3); 3 value per calendar day and
  * 4 value per business day of anticipation; 5 percent per calendar day, 6 percent per business day.
+ * Percentages apply to original − abatimento.
  */
 export type Desconto =
   | { modalidade: 1 | 2; descontoDataFixa: readonly DescontoDataFixa[] }
@@ -49,17 +54,22 @@ export interface DueChargeValue {
 export interface AmountDueInput {
   valor: DueChargeValue;
   dataDeVencimento: string;
-  /** Days after the due date the charge can still be paid; the API Pix default is 30. */
+  /** Calendar days after the (adjusted) due date the charge can still be paid; API Pix default 30. */
   validadeAposVencimento?: number;
+  /** The payer's intended payment date (DPP). */
   paymentDate: string;
+  /** IBGE code (7 digits) of the payer's municipality: its holidays are not business days. */
+  codMun?: string;
+  /** A calendar of one's own (say, a PSP's full municipal list); overrides codMun's built-in one. */
+  calendar?: BusinessCalendar;
 }
 
 export interface AmountDue { original: number; multa: number; juros: number; abatimento: number; desconto: number; final: number }
 
 export const DEFAULT_VALIDADE_APOS_VENCIMENTO = 30;
 const PERCENT = 10_000; // hundredths of a percent in a whole
-const MONTH_DAYS = { calendar: 30, business: 21 };
-const YEAR_DAYS = { calendar: 365, business: 252 };
+const PER = { day: 1, month: { calendar: 30, business: 21 }, year: { calendar: 365, business: 252 } };
+const LAST_EPOCH_DAY = toEpochDay('9999-12-31');
 
 function assertCount(n: number, what: string): void {
   if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`${what} must be a non-negative integer, got ${n}`);
@@ -91,40 +101,67 @@ function assertValor(valor: DueChargeValue): void {
   }
 }
 
-const valueOrPercent = (original: number, modalidade: 1 | 2, valorPerc: number): number =>
-  modalidade === 1 ? valorPerc : percentOfCents(original, valorPerc);
+const valueOrPercent = (base: number, modalidade: 1 | 2, valorPerc: number): number =>
+  modalidade === 1 ? valorPerc : percentOfCents(base, valorPerc);
 
-function jurosOf(original: number, juros: Juros, due: string, paid: string): number {
+/** Juros after V*; `base` is Vo − Va (Equação 11). */
+function jurosOf(base: number, juros: Juros, adjustedDue: string, paid: string, calendar: BusinessCalendar): number {
   const business = juros.modalidade >= 5;
-  const days = business ? weekdaysBetween(due, paid) : daysBetween(due, paid);
+  const days = business ? businessDaysBetween(adjustedDue, paid, calendar) : daysBetween(adjustedDue, paid);
   const kind = business ? 'business' : 'calendar';
   switch (juros.modalidade) {
     case 1: case 5: return mulDivRoundHalfUp([juros.valorPerc, days], 1);
-    case 2: case 6: return mulDivRoundHalfUp([original, juros.valorPerc, days], PERCENT);
-    case 3: case 7: return mulDivRoundHalfUp([original, juros.valorPerc, days], PERCENT * MONTH_DAYS[kind]);
-    case 4: case 8: return mulDivRoundHalfUp([original, juros.valorPerc, days], PERCENT * YEAR_DAYS[kind]);
+    case 2: case 6: return mulDivRoundHalfUp([base, juros.valorPerc, days], PERCENT * PER.day);
+    case 3: case 7: return mulDivRoundHalfUp([base, juros.valorPerc, days], PERCENT * PER.month[kind]);
+    case 4: case 8: return mulDivRoundHalfUp([base, juros.valorPerc, days], PERCENT * PER.year[kind]);
     default: throw new RangeError(`unknown juros modalidade ${(juros as Juros).modalidade}`);
   }
 }
 
-function descontoOf(original: number, desconto: Desconto, due: string, paid: string): number {
+/** Business days d with paid ≤ d < adjustedDue (V* is itself a business day): days paid early. */
+function businessDaysEarly(paid: string, adjustedDue: string, calendar: BusinessCalendar): number {
+  if (compareDates(paid, adjustedDue) >= 0) return 0;
+  return businessDaysBetween(paid, adjustedDue, calendar) - 1 + (calendar.isBusinessDay(paid) ? 1 : 0);
+}
+
+/** Desconto up to V*; `base` is Vo − Va. */
+function descontoOf(base: number, desconto: Desconto, adjustedDue: string, paid: string, calendar: BusinessCalendar): number {
   switch (desconto.modalidade) {
     case 1: case 2: {
-      const sorted = [...desconto.descontoDataFixa].sort((a, b) => compareDates(a.data, b.data));
-      const hit = sorted.find((d) => compareDates(d.data, paid) >= 0);
-      return hit ? valueOrPercent(original, desconto.modalidade, hit.valorPerc) : 0;
+      const tiers = desconto.descontoDataFixa
+        .map((d) => ({ data: d.data, until: businessDayOnOrAfter(d.data, calendar), valorPerc: d.valorPerc }))
+        .sort((a, b) => compareDates(a.until, b.until) || compareDates(a.data, b.data));
+      const hit = tiers.find((d) => compareDates(d.until, paid) >= 0);
+      return hit ? valueOrPercent(base, desconto.modalidade, hit.valorPerc) : 0;
     }
-    case 3: return mulDivRoundHalfUp([desconto.valorPerc, daysBetween(paid, due)], 1);
-    case 4: return mulDivRoundHalfUp([desconto.valorPerc, weekdaysBetween(paid, due)], 1);
-    case 5: return mulDivRoundHalfUp([original, desconto.valorPerc, daysBetween(paid, due)], PERCENT);
-    case 6: return mulDivRoundHalfUp([original, desconto.valorPerc, weekdaysBetween(paid, due)], PERCENT);
+    case 3: return mulDivRoundHalfUp([desconto.valorPerc, daysBetween(paid, adjustedDue)], 1);
+    case 4: return mulDivRoundHalfUp([desconto.valorPerc, businessDaysEarly(paid, adjustedDue, calendar)], 1);
+    case 5: return mulDivRoundHalfUp([base, desconto.valorPerc, daysBetween(paid, adjustedDue)], PERCENT);
+    case 6: return mulDivRoundHalfUp([base, desconto.valorPerc, businessDaysEarly(paid, adjustedDue, calendar)], PERCENT);
     default: throw new RangeError(`unknown desconto modalidade ${(desconto as Desconto).modalidade}`);
   }
 }
 
+/** The due date moved to the next business day when it is not one (V*). */
+export function adjustedDueDate(dataDeVencimento: string, calendar: BusinessCalendar = calendarFor()): string {
+  assertDate(dataDeVencimento, 'dataDeVencimento');
+  return businessDayOnOrAfter(dataDeVencimento, calendar);
+}
+
+/**
+ * The last date the charge can be paid: V* + validadeAposVencimento calendar days, moved to the
+ * next business day when it is not one (the contract's examples A–G); null when that lies beyond 9999.
+ */
+export function lastDayOfValidity(dataDeVencimento: string, validadeAposVencimento: number = DEFAULT_VALIDADE_APOS_VENCIMENTO, calendar: BusinessCalendar = calendarFor()): string | null {
+  assertCount(validadeAposVencimento, 'validadeAposVencimento');
+  const end = toEpochDay(adjustedDueDate(dataDeVencimento, calendar)) + validadeAposVencimento;
+  if (end > LAST_EPOCH_DAY - 366) return null; // no date we can write lies after it
+  return businessDayOnOrAfter(fromEpochDay(end), calendar);
+}
+
 /**
  * The breakdown due when paying on `paymentDate`, or null once the charge has expired
- * (paymentDate > dataDeVencimento + validadeAposVencimento). Throws RangeError on malformed input.
+ * (paymentDate after lastDayOfValidity). Throws RangeError on malformed input.
  */
 export function amountDue(input: AmountDueInput): AmountDue | null {
   const { valor, dataDeVencimento: due, paymentDate: paid } = input;
@@ -133,15 +170,19 @@ export function amountDue(input: AmountDueInput): AmountDue | null {
   assertDate(paid, 'paymentDate');
   assertCount(validade, 'validadeAposVencimento');
   assertValor(valor);
+  const calendar = input.calendar ?? calendarFor(input.codMun);
 
-  if (compareDates(paid, addDays(due, validade)) > 0) return null;
+  const last = lastDayOfValidity(due, validade, calendar);
+  if (last !== null && compareDates(paid, last) > 0) return null;
 
   const original = valor.original;
-  const late = compareDates(paid, due) > 0;
-  const multa = late && valor.multa ? valueOrPercent(original, valor.multa.modalidade, valor.multa.valorPerc) : 0;
-  const juros = late && valor.juros ? jurosOf(original, valor.juros, due, paid) : 0;
-  const desconto = !late && valor.desconto ? descontoOf(original, valor.desconto, due, paid) : 0;
+  const vStar = adjustedDueDate(due, calendar);
+  const late = compareDates(paid, vStar) > 0;
   const abatimento = valor.abatimento ? valueOrPercent(original, valor.abatimento.modalidade, valor.abatimento.valorPerc) : 0;
-  const final = Math.max(0, original + multa + juros - abatimento - desconto);
+  const base = Math.max(0, original - abatimento); // Vo − Va
+  const multa = late && valor.multa ? valueOrPercent(base, valor.multa.modalidade, valor.multa.valorPerc) : 0;
+  const juros = late && valor.juros ? jurosOf(base, valor.juros, vStar, paid, calendar) : 0;
+  const desconto = !late && valor.desconto ? descontoOf(base, valor.desconto, vStar, paid, calendar) : 0;
+  const final = Math.max(0, original - abatimento - desconto + juros + multa);
   return { original, multa, juros, abatimento, desconto, final };
 }
