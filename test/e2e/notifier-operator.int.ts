@@ -53,6 +53,18 @@ describe('notifier operator endpoints', () => {
     expect(withToken!.output()).not.toContain(TOKEN);
   });
 
+  it('reads resend bodies strictly: duplicates, NUL, unknown members and wrong shapes are 400 problems', async () => {
+    const resend = async (body: string) => {
+      const r = await fetch(`${withToken!.base}/notifier/resend`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body });
+      return { status: r.status, type: r.headers.get('content-type'), body: await r.json() };
+    };
+    for (const body of ['{"endToEndIds":["E\\u0000"]}', '{"ids":[],"ids":["x"]}', '{"valueOf":1,"endToEndIds":["E12345678202611230000abcdefghijk"]}', '{"endToEndIds":"E1"}', '{"inicio":"ontem"}', '{}']) {
+      const r = await resend(body);
+      expect([body, r.status, r.type, r.body.type]).toEqual([body, 400, expect.stringMatching(/^application\/problem\+json/), 'https://pix.bcb.gov.br/api/v2/error/RequisicaoInvalida']);
+    }
+    expect((await resend('{"endToEndIds":["E12345678202611230000abcdefghijk"]}')).body).toEqual({ reenviadas: 0 });
+  });
+
   it('keeps the operator endpoints shut when no token is configured', async () => {
     expect(await call(withoutToken!, '/notifier/stats', `Bearer ${TOKEN}`)).toBe(403);
     expect(withoutToken!.output()).toContain('NOTIFIER_OPERATOR_TOKEN');

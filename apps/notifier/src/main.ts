@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Pool } from 'pg';
-import { HttpProblemFilter, installHttpEdge, withHttpEdge } from '@pix/http-edge';
+import { HttpProblemFilter, installHttpEdge, installStrictInput, withHttpEdge } from '@pix/http-edge';
 import { correlationIdOf, CorrelatedLogger, exitOnStartupFailure, installAccessLog, installRequestContext } from '@pix/observability';
 import { loadNotifierConfig, type NotifierConfig } from './config';
 import { joinKafkaInBackground, NotifierModule, openEventStore } from './notifier.module';
@@ -24,12 +24,16 @@ async function main(): Promise<void> {
   const store = await openEventStore(config, pool);
   const app = await NestFactory.create<NestFastifyApplication>(NotifierModule.forRoot(config, store, pool), new FastifyAdapter(withHttpEdge({})), {
     logger: new CorrelatedLogger({ colors: Boolean(process.stdout.isTTY) }),
+    // JSON is read by the strict parser installed below; Nest's own parsers would replace it.
+    bodyParser: false,
   });
   // Operator requests get a correlation id on their answer and on every line they log, as in the API.
   const fastify = app.getHttpAdapter().getInstance();
   installRequestContext(fastify);
   // Every error it answers, from Node's parser to the controllers, is a problem as in the API.
   installHttpEdge(fastify);
+  // Operator bodies are read like the API's: duplicates, depth, NUL and lone surrogates refused.
+  installStrictInput(fastify, { problemFor: () => ({ tipo: 'RequisicaoInvalida', root: 'body' }) });
   app.useGlobalFilters(new HttpProblemFilter());
   installAccessLog(fastify);
   fastify.addHook('onSend', async (request, reply) => {
