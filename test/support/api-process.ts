@@ -7,6 +7,7 @@ import { PostgresEventStore } from '@pix/event-store';
 import type { DadosRecebedor } from '@pix/domain';
 import { addKey, createClient, createReceiver } from '../../apps/api/src/access/admin/operations';
 import { loadCliente } from '../../apps/api/src/access/access-streams';
+import { testPayloadSigningEnv } from './payload-keys';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -115,6 +116,7 @@ export async function startApiProcess(databaseUrl: string, port: number, env: Re
       HOST: '127.0.0.1',
       // Test receivers listen on 127.0.0.1, which production mode otherwise refuses.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      ...testPayloadSigningEnv(),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -21,7 +21,9 @@ export type TipoErro =
   | 'WebhookNaoEncontrado'
   | 'WebhookConsultaInvalida'
   | 'PixNaoEncontrado'
-  | 'PixConsultaInvalida';
+  | 'PixConsultaInvalida'
+  | 'CobPayloadNaoEncontrado'
+  | 'CobPayloadOperacaoInvalida';
 
 /** The contract fixes `type` as `https://pix.bcb.gov.br/api/v2/error/<TipoErro>`. */
 export const PROBLEM_TYPE_BASE = 'https://pix.bcb.gov.br/api/v2/error/';
@@ -142,6 +144,17 @@ export const PROBLEM_CATALOG: Record<TipoErro, ProblemCatalogEntry> = {
     title: 'Consulta inválida.',
     detail:
       'Os parâmetros de consulta à lista de pix recebidos não respeitam o schema ou não fazem sentido semanticamente.',
+  },
+  // Payload locations (tag CobPayload); the 404's title as the official RequisicaoInvalidaCobPayloadExample1.
+  CobPayloadNaoEncontrado: {
+    status: 404,
+    title: 'Cobrança não encontrada.',
+    detail: 'A cobrança em questão não foi encontrada para a location requisitada.',
+  },
+  CobPayloadOperacaoInvalida: {
+    status: 400,
+    title: 'Operação inválida.',
+    detail: 'A cobrança existe, mas a requisição é inválida.',
   },
 };
 

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config';
+import { makePayloadKeyFiles } from './payload-keys.fixture';
 
 describe('configuration', () => {
   it('starts in local mode with the documented sandbox receiver', () => {
@@ -20,7 +21,9 @@ describe('configuration', () => {
   });
 
   it('takes no receiver from the environment in production: receivers come from `npm run admin`', () => {
-    const c = loadConfig({ MODE: 'production', DATABASE_URL: 'postgres://db/pix', AUTH_TOKEN_KEY: 'ab'.repeat(32), RECEIVER_CNPJ: '56989000019563', RECEIVER_PIX_KEYS: 'loja@example.com' });
+    const keys = makePayloadKeyFiles(); // production requires the payload-signing key (ADR 11)
+    const signing = { PAYLOAD_SIGNING_KEY_FILE: keys.file('current.key'), PAYLOAD_SIGNING_CERT_FILE: keys.file('current.crt') };
+    const c = loadConfig({ MODE: 'production', ...signing, DATABASE_URL: 'postgres://db/pix', AUTH_TOKEN_KEY: 'ab'.repeat(32), RECEIVER_CNPJ: '56989000019563', RECEIVER_PIX_KEYS: 'loja@example.com' });
     expect(c.recebedor).toBeUndefined();
   });
 

@@ -2,8 +2,10 @@ import { isValidCnpj, isValidCpf, LOCAL_RECEBEDOR_ID, pixKeyType, type Recebedor
 import { loadDeliverySettings } from '@pix/messaging';
 import type { DeliveryConfig } from '@pix/webhook-delivery';
 import { loadAuth, loadTls, type AuthConfig, type TlsConfig } from './access-config';
+import { loadPayloadSettings, type PayloadSettings } from './payload-config';
 
 export type { AuthConfig, TlsConfig } from './access-config';
+export type { PayloadSettings, PayloadSigningConfig } from './payload-config';
 
 export type Mode = 'local' | 'production';
 
@@ -37,6 +39,8 @@ export interface AppConfig {
   rateLimit: { perSecond: number; burst: number };
   /** One access-log line per request (method, path, status, duration, client, correlation id). */
   logRequests: boolean;
+  /** Payload locations: their signing key and certificate (ADR 11), the sandbox payer's way to them. */
+  payload: PayloadSettings;
 }
 
 
@@ -93,6 +97,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const delivery = loadDeliverySettings(env, problems);
   const auth = loadAuth(env, local, problems, int);
   const tls = loadTls(env, local, problems);
+  const payload = loadPayloadSettings(env, local, problems);
   if (auth.certificateBoundTokens && !tls?.clientCaFile) problems.push('AUTH_CERTIFICATE_BOUND_TOKENS=true needs mTLS (TLS_CERT_FILE, TLS_KEY_FILE and TLS_CLIENT_CA_FILE)');
   const rateLimit = { perSecond: int('RATE_LIMIT_PER_SECOND', 200, 0, 1_000_000), burst: int('RATE_LIMIT_BURST', 400, 1, 10_000_000) };
   const logRequests = env.LOG_REQUESTS ?? 'true';
@@ -120,6 +125,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     tls,
     rateLimit,
     logRequests: logRequests === 'true',
+    payload,
   };
 }
 

@@ -36,3 +36,14 @@ describe('cobv projection', () => {
     expect(cobvProjection.columns.find((c) => c.name === 'recebedor_id')!.value(state2 as never)).toBe('local');
   });
 });
+
+describe('cobv projection: location_token', () => {
+  it('is the last path segment of the stored location, scheme-less or not', () => {
+    const column = cobvProjection.columns.find((c) => c.name === 'location_token')!;
+    expect(column.indexed).toBe(true);
+    const row = (location: string) => ({ loc: { id: 1, location, criacao: '' } }) as never;
+    expect(column.value(row('pix.example.com/qr/v2/cobv/0123456789abcdef0123456789abcdef'))).toBe('0123456789abcdef0123456789abcdef');
+    expect(column.value(row('https://pix.example.com/qr/v2/cobv/abc'))).toBe('abc');
+    expect(column.value({} as never)).toBeUndefined();
+  });
+});

@@ -4,6 +4,12 @@ import type { Projection } from '../projection';
 
 export type CobVRow = Extract<CobVState, { exists: true }>;
 
+/** `host/qr/v2/cobv/{token}` (with or without https://) → `token`; undefined when there is none. */
+export function locationTokenOf(location: string | undefined): string | undefined {
+  const token = location?.split('/').pop();
+  return token ? token : undefined;
+}
+
 /**
  * The charge read model: a row is the charge's state, folded by the domain's own evolve. The row
  * id is the stream's tenant key `{recebedorId}/{txid}`, so two receivers' equal txids are two rows.
@@ -25,6 +31,8 @@ export const cobvProjection: Projection<CobVRow> = {
     { name: 'devedor_cnpj', sqlType: 'text', value: (r) => r.cobranca.devedor.cnpj, indexed: true },
     { name: 'lote_cobv_id', sqlType: 'bigint', value: (r) => r.loteCobVId, indexed: true },
     { name: 'revisao', sqlType: 'integer NOT NULL', value: (r) => r.revisao },
+    // The payload location's capability token (its last path segment): how a payer's GET finds the charge.
+    { name: 'location_token', sqlType: 'text', value: (r) => locationTokenOf((r as { loc?: { location?: string } }).loc?.location), indexed: true },
   ],
   // Every listing is one receiver's, over a creation period.
   indexes: [{ name: 'recebedor_criacao', columns: ['recebedor_id', 'criacao'] }],

@@ -23,6 +23,13 @@ export async function findCobV(db: Db, recebedorId: string, txid: string): Promi
   return rows[0]?.doc;
 }
 
+/** The charge (of any receiver) whose payload location ends in this token: the payer's bank knows no tenant. */
+export async function findCobVByLocationToken(db: Db, token: string): Promise<CobVRow | undefined> {
+  const { rows } = await db.query<{ doc: CobVRow }>(`SELECT doc FROM ${table} WHERE location_token = $1 LIMIT 2`, [token]);
+  // Tokens are 128 random bits; two rows sharing one would be a bug, and serving either would leak.
+  return rows.length === 1 ? rows[0].doc : undefined;
+}
+
 /** Which of these txids are charges of this receiver. */
 export async function existingCobVTxids(db: Db, recebedorId: string, txids: string[]): Promise<string[]> {
   const { rows } = await db.query<{ txid: string }>(`SELECT doc->>'txid' AS txid FROM ${table} WHERE id = ANY($1::text[]) AND recebedor_id = $2`, [
