@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { AccessModule } from './access/access.module';
 import { AuthGuard } from './auth/auth.guard';
 import { CobVModule } from './cobv/cobv.module';
+import { LocModule } from './loc/loc.module';
 import { HealthController } from './health/health.controller';
 import { RateLimitGuard, RateLimits } from './http/rate-limit';
 import { LoteCobVModule } from './lotecobv/lotecobv.module';
@@ -17,7 +18,7 @@ export class AppModule {
   static forRoot(options: InfrastructureOptions): DynamicModule {
     return {
       module: AppModule,
-      imports: [CqrsModule.forRoot(), InfrastructureModule.forRoot(options), AccessModule, CobVModule, LoteCobVModule, WebhookModule, PayloadModule, CashInModule.forRoot(options.config.mode === 'local')],
+      imports: [CqrsModule.forRoot(), InfrastructureModule.forRoot(options), AccessModule, CobVModule, LocModule, LoteCobVModule, WebhookModule, PayloadModule, CashInModule.forRoot(options.config.mode === 'local')],
       controllers: [HealthController],
       // Guards run in this order: the rate limit needs the client the auth guard established.
       providers: [{ provide: APP_GUARD, useClass: AuthGuard }, RateLimits, { provide: APP_GUARD, useClass: RateLimitGuard }],

@@ -10,6 +10,8 @@ export * from './validation/query-values';
 export * from './cobv/cobv-request.dto';
 export * from './cobv/cobv-list-query';
 export * from './cobv/cobv-response';
+export * from './loc/loc-request';
+export * from './loc/loc-response';
 export * from './lotecobv/lotecobv-request';
 export * from './pix/cash-in-message';
 export * from './webhook/webhook-request';

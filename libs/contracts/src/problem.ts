@@ -22,6 +22,9 @@ export type TipoErro =
   | 'WebhookConsultaInvalida'
   | 'PixNaoEncontrado'
   | 'PixConsultaInvalida'
+  | 'PayloadLocationNaoEncontrado'
+  | 'PayloadLocationOperacaoInvalida'
+  | 'PayloadLocationConsultaInvalida'
   | 'CobPayloadNaoEncontrado'
   | 'CobPayloadOperacaoInvalida';
 
@@ -144,6 +147,21 @@ export const PROBLEM_CATALOG: Record<TipoErro, ProblemCatalogEntry> = {
     title: 'Consulta inválida.',
     detail:
       'Os parâmetros de consulta à lista de pix recebidos não respeitam o schema ou não fazem sentido semanticamente.',
+  },
+  PayloadLocationNaoEncontrado: {
+    status: 404,
+    title: 'Location não encontrada.',
+    detail: 'Location não encontrada para o id informado.',
+  },
+  PayloadLocationOperacaoInvalida: {
+    status: 400,
+    title: 'PayloadLocation inválido.',
+    detail: 'A presente requisição busca criar uma location sem respeitar o _schema_ estabelecido.',
+  },
+  PayloadLocationConsultaInvalida: {
+    status: 400,
+    title: 'Consulta inválida.',
+    detail: 'Os parâmetros de consulta à lista de locations não respeitam o _schema_ ou não fazem sentido semanticamente.',
   },
   // Payload locations (tag CobPayload); the 404's title as the official RequisicaoInvalidaCobPayloadExample1.
   CobPayloadNaoEncontrado: {

@@ -22,6 +22,9 @@ export type DomainErrorKind =
   | 'WebhookConsultaInvalida'
   | 'PixNaoEncontrado'
   | 'PixConsultaInvalida'
+  | 'PayloadLocationNaoEncontrado'
+  | 'PayloadLocationOperacaoInvalida'
+  | 'PayloadLocationConsultaInvalida'
   | 'AcessoNegado'
   | AccessErrorKind;
 

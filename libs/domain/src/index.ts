@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './shared';
 export * from './cobv';
+export * from './loc';
 export * from './decider';
 export * from './lotecobv';
 export * from './webhook';

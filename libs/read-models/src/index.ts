@@ -3,6 +3,7 @@ export * from './apply-batch';
 export * from './projection-runner';
 export * from './replay';
 export * from './cobv';
+export * from './loc';
 export * from './registry';
 export * from './lotecobv';
 export * from './pix';

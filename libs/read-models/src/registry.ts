@@ -1,4 +1,5 @@
 import { cobvProjection } from './cobv/cobv-projection';
+import { locProjection } from './loc/loc-projection';
 import { lotecobvProjection, solicitacaoLoteProjection } from './lotecobv/lotecobv-projection';
 import { pixProjection } from './pix/pix-projection';
 import type { Projection } from './projection';
@@ -11,4 +12,5 @@ export const PROJECTIONS: Record<string, Projection<any>> = {
   [solicitacaoLoteProjection.name]: solicitacaoLoteProjection,
   [pixProjection.name]: pixProjection,
   [webhookProjection.name]: webhookProjection,
+  [locProjection.name]: locProjection,
 };

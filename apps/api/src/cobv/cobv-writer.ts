@@ -29,7 +29,7 @@ export class CobVWriter {
   execute(recebedorId: string, txid: string, build: (state: CobVState, now: Date) => Promise<CobVCommand> | CobVCommand): Promise<{ state: CobVRow; changed: boolean }> {
     return this.mutex.run(tenantKey(recebedorId, txid), async () => {
       const { state, position } = await executeOnStream(this.store, cobvStreamId(recebedorId, txid), cobvDecider, (s) => build(s, this.clock.now()));
-      if (position && !(await this.projections.waitFor(['cobv'], position)))
+      if (position && !(await this.projections.waitFor(['cobv', 'loc'], position)))
         this.logger.warn(`read model of cobv ${txid} not caught up after 5 s; the write is stored`);
       if (!state.exists) throw new DomainError('CobVNaoEncontrada', 'Cobrança com vencimento não encontrada.');
       return { state, changed: position !== undefined };

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LocModule } from '../loc/loc.module';
 import { CobVWriter } from './cobv-writer';
 import { GetCobVController } from './get-cobv/get-cobv.controller';
 import { GetCobVHandler } from './get-cobv/get-cobv.handler';
@@ -10,6 +11,7 @@ import { PutCobVController } from './put-cobv/put-cobv.controller';
 import { PutCobVHandler } from './put-cobv/put-cobv.handler';
 
 @Module({
+  imports: [LocModule],
   controllers: [ListCobVController, GetCobVController, PutCobVController, PatchCobVController],
   providers: [CobVWriter, PutCobVHandler, PatchCobVHandler, GetCobVHandler, ListCobVHandler],
 })

@@ -16,6 +16,7 @@ const FAMILIES = new Map<string, Family>(Object.entries({
   cobv: { root: 'cobv', operation: 'CobVOperacaoInvalida', query: 'CobVConsultaInvalida', notFound: 'CobVNaoEncontrada' },
   lotecobv: { root: 'loteCobV', operation: 'LoteCobVOperacaoInvalida', query: 'LoteCobVConsultaInvalida', notFound: 'LoteCobVNaoEncontrado' },
   webhook: { root: 'webhook', operation: 'WebhookOperacaoInvalida', query: 'WebhookConsultaInvalida', notFound: 'WebhookNaoEncontrado' },
+  loc: { root: 'loc', operation: 'PayloadLocationOperacaoInvalida', query: 'PayloadLocationConsultaInvalida', notFound: 'PayloadLocationNaoEncontrado' },
   pix: { root: 'pix', operation: 'PixConsultaInvalida', query: 'PixConsultaInvalida', notFound: 'PixNaoEncontrado' },
   // The sandbox payer answers as the charge it pays.
   sandbox: { root: 'body', operation: 'CobVOperacaoInvalida', query: 'CobVOperacaoInvalida', notFound: 'CobVNaoEncontrada' },

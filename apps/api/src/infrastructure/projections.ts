@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
 import type { EventStore, GlobalPosition } from '@pix/event-store';
-import { cobvProjection, lotecobvProjection, pixProjection, ProjectionGroup, ProjectionRunner, solicitacaoLoteProjection, webhookProjection, type Projection } from '@pix/read-models';
+import { cobvProjection, locProjection, lotecobvProjection, pixProjection, ProjectionGroup, ProjectionRunner, solicitacaoLoteProjection, webhookProjection, type Projection } from '@pix/read-models';
 
 /** The read models the API keeps live (and whose tables its start-up migration creates). */
-export const LIVE_PROJECTIONS: Projection<any>[] = [cobvProjection, lotecobvProjection, solicitacaoLoteProjection, pixProjection, webhookProjection];
+export const LIVE_PROJECTIONS: Projection<any>[] = [cobvProjection, lotecobvProjection, solicitacaoLoteProjection, pixProjection, webhookProjection, locProjection];
 
 /** The live read models of this process and a way to wait until they include a write. */
 export class Projections {

@@ -5,6 +5,7 @@ import { loadRawOfficialSpec } from '@pix/testing';
 import { PUBLIC_KEY, SCOPES_KEY } from '../auth/auth-context';
 import { CobVModule } from '../cobv/cobv.module';
 import { HealthController } from '../health/health.controller';
+import { LocModule } from '../loc/loc.module';
 import { LoteCobVModule } from '../lotecobv/lotecobv.module';
 import { CashInModule } from '../messaging/cash-in.module';
 import { PayloadModule } from '../payload/payload.module';
@@ -40,7 +41,7 @@ function routesOf(controller: Type<unknown>): Route[] {
 }
 
 const cashIn = CashInModule.forRoot(true);
-const controllers = [...[CobVModule, LoteCobVModule, WebhookModule, PayloadModule].flatMap(controllersOf), ...(cashIn.controllers ?? []), HealthController];
+const controllers = [...[CobVModule, LocModule, LoteCobVModule, WebhookModule, PayloadModule].flatMap(controllersOf), ...(cashIn.controllers ?? []), HealthController];
 const routes = controllers.flatMap(routesOf);
 /** Routes outside the contract, served only in local mode or for operators: open without a token. */
 const isOperatorRoute = (r: Route) => /^\/(health|sandbox|notifier)(\/|$)/.test(r.path);
@@ -55,7 +56,7 @@ describe('every route declares its access', () => {
   const spec = loadRawOfficialSpec();
 
   it('finds the routes of every module (the check below is not vacuous)', () => {
-    expect(routes.filter(isContractRoute).length).toBe(14);
+    expect(routes.filter(isContractRoute).length).toBe(18);
     expect(routes.filter((r) => isExtensionRoute(r) || isLocationRoute(r)).map((r) => `${r.verb} ${r.path}`).sort()).toEqual(['GET /cobv/:txid/qrcode', 'GET /qr/v2/cobv/:pixUrlAccessToken', 'GET /qr/v2/jwks']);
     expect(routes.filter(isOperatorRoute).map((r) => r.path)).toEqual(expect.arrayContaining(['/health', '/sandbox/cash-in', '/notifier/stats']));
   });

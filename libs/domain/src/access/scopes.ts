@@ -1,5 +1,5 @@
 /** The scopes of the official contract's `security` blocks for the endpoints we serve. */
-export const PIX_SCOPES = ['cobv.write', 'cobv.read', 'lotecobv.write', 'lotecobv.read', 'webhook.write', 'webhook.read', 'pix.read', 'pix.write'] as const;
+export const PIX_SCOPES = ['cobv.write', 'cobv.read', 'lotecobv.write', 'lotecobv.read', 'webhook.write', 'webhook.read', 'pix.read', 'pix.write', 'payloadlocation.write', 'payloadlocation.read'] as const;
 export type PixScope = (typeof PIX_SCOPES)[number];
 
 export const isPixScope = (s: string): s is PixScope => (PIX_SCOPES as readonly string[]).includes(s);

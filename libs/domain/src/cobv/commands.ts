@@ -1,5 +1,5 @@
 import type { PixRecebido } from '../pix/pix';
-import type { CobVInput, CobVPatchInput, Recebedor } from './types';
+import type { CobVInput, CobVPatchInput, PayloadLocation, Recebedor } from './types';
 
 export type CobVCommand =
   | {
@@ -8,15 +8,22 @@ export type CobVCommand =
       input: CobVInput;
       now: Date;
       recebedor: Recebedor;
-      /** Pre-allocated by the shell (id generator); used only when the charge is created. */
-      novaLocation: { id: number; location: string };
+      /** Pre-allocated by the shell (id generator); needed only when a charge is created without `loc.id`. */
+      novaLocation?: { id: number; location: string };
+      /**
+       * The location named by `loc.id`, already claimed for this txid by the shell (`POST /loc`
+       * locations); absent when there is none of this receiver by that id.
+       */
+      locationSolicitada?: PayloadLocation;
       /** Set when a batch creates the charge. */
       loteCobVId?: number;
       /** The txid's request in a batch, when it has one that is not a created charge. */
       pendenteEmLote?: PendenciaLote;
     }
   | { type: 'RevisarCobV'; txid: string; input: CobVPatchInput; now: Date; recebedor: Recebedor; pendenteEmLote?: PendenciaLote }
-  | { type: 'RegistrarPagamentoCobV'; txid: string; pix: PixRecebido; now: Date; pendenteEmLote?: undefined };
+  | { type: 'RegistrarPagamentoCobV'; txid: string; pix: PixRecebido; now: Date; pendenteEmLote?: undefined }
+  /** The charge stops using location `locId`; nothing to do when it does not use it. */
+  | { type: 'DesvincularLocationCobV'; txid: string; locId: number; now: Date; pendenteEmLote?: undefined };
 
 /** A batch request for this txid still EM_PROCESSAMENTO or NEGADA: no charge may be touched. */
 export interface PendenciaLote {

@@ -21,10 +21,15 @@ export function decideCobV(command: CobVCommand, state: CobVState): CobVEvent[] 
       },
     ]);
   if (command.type === 'RegistrarPagamentoCobV') return settle(command, state, em);
+  if (command.type === 'DesvincularLocationCobV')
+    return state.exists && state.loc?.id === command.locId ? [{ type: 'CobVLocationDesvinculada', data: { txid: state.txid, em, locId: command.locId } }] : [];
   if (command.type === 'CriarOuAlterarCobV') {
     if (!state.exists) {
-      const content = contentOrThrow(command.input, { creationDate: businessDateOf(command.now), recebedor: command.recebedor });
+      const explicit = command.locationSolicitada;
+      const content = contentOrThrow(command.input, { creationDate: businessDateOf(command.now), recebedor: command.recebedor, currentLocationId: explicit?.id });
       const { chaves: _keys, ...recebedor } = command.recebedor;
+      const loc = explicit ?? (command.novaLocation && { ...command.novaLocation, criacao: em });
+      if (!loc) throw new Error('a new charge needs a location: the shell allocates one or claims loc.id');
       return [
         {
           type: 'CobVCriada',
@@ -32,7 +37,7 @@ export function decideCobV(command: CobVCommand, state: CobVState): CobVEvent[] 
             txid: command.txid,
             criacao: em,
             cobranca: content,
-            loc: { ...command.novaLocation, criacao: em },
+            loc,
             recebedor,
             ...(command.loteCobVId !== undefined ? { loteCobVId: command.loteCobVId } : {}),
           },
@@ -81,7 +86,7 @@ function revise(state: Extract<CobVState, { exists: true }>, input: CobVInput, e
   const content = contentOrThrow(input, {
     creationDate: businessDateOf(new Date(state.criacao)),
     recebedor: command.recebedor,
-    currentLocationId: state.loc.id,
+    currentLocationId: state.loc?.id,
   });
   // Same content again (a retried request): nothing changed, so no new revision.
   if (sameContent(content, state.cobranca)) return [];

@@ -17,10 +17,12 @@ export type CobVEvent =
     }
   | { type: 'CobVRevisada'; data: { txid: string; revisao: number; em: string; cobranca: CobVContent; via: 'PUT' | 'PATCH' } }
   | { type: 'CobVRemovida'; data: { txid: string; revisao: number; em: string; status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } }
-  | { type: 'CobVConcluida'; data: { txid: string; em: string; pix: PixRecebido } };
+  | { type: 'CobVConcluida'; data: { txid: string; em: string; pix: PixRecebido } }
+  /** `DELETE /loc/{id}/txid`: the charge no longer has a location (nor a BR Code) until given one again. */
+  | { type: 'CobVLocationDesvinculada'; data: { txid: string; em: string; locId: number } };
 
 export type CobVEventType = CobVEvent['type'];
-export const COBV_EVENT_TYPES: readonly CobVEventType[] = ['CobVCriada', 'CobVRevisada', 'CobVRemovida', 'CobVConcluida'];
+export const COBV_EVENT_TYPES: readonly CobVEventType[] = ['CobVCriada', 'CobVRevisada', 'CobVRemovida', 'CobVConcluida', 'CobVLocationDesvinculada'];
 
 const PREFIX = 'cobv-';
 

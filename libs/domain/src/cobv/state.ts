@@ -11,7 +11,8 @@ export type CobVState =
       revisao: number;
       criacao: string;
       cobranca: CobVContent;
-      loc: PayloadLocation;
+      /** Absent once unlinked by `DELETE /loc/{id}/txid`. */
+      loc?: PayloadLocation;
       recebedor: Omit<Recebedor, 'chaves'>;
       loteCobVId?: number;
       /** When the last change happened (used by listings' ordering and audits). */
@@ -49,5 +50,11 @@ export function evolveCobV(state: CobVState, event: CobVEvent): CobVState {
       if (!state.exists) return state;
       // Paid: the charge's content did not change, so its revision does not either.
       return { ...state, status: 'CONCLUIDA', pix: [...(state.pix ?? []), event.data.pix], atualizadaEm: event.data.em };
+    case 'CobVLocationDesvinculada': {
+      if (!state.exists) return state;
+      // The location is not the charge's content: no new revision.
+      const { loc: _gone, ...rest } = state;
+      return { ...rest, atualizadaEm: event.data.em };
+    }
   }
 }

@@ -7,7 +7,7 @@ export interface ContentContext {
   /** Civil date (America/Sao_Paulo) the charge was created: the due date may not be earlier. */
   creationDate: string;
   recebedor: Recebedor;
-  /** The charge's own location id, the only `loc.id` a request may name (no /loc endpoints here). */
+  /** The only `loc.id` a request may name: the charge's own, or on creation the location the shell claimed for it. */
   currentLocationId?: number;
 }
 

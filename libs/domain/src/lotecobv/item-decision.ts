@@ -14,7 +14,7 @@ export interface SolicitacaoEmProcessamento {
   now: Date;
   /** The batch's receiver as it is now; undefined when it is no longer registered. */
   recebedor: Recebedor | undefined;
-  novaLocation: { id: number; location: string };
+  novaLocation?: { id: number; location: string };
 }
 
 export type DecisaoSolicitacao =

@@ -41,9 +41,9 @@ export async function existingCobVTxids(db: Db, recebedorId: string, txids: stri
 
 /** One receiver's charges created in [inicio, fim], filtered, one page in creation order, with the total. */
 export async function listCobV(db: Db, recebedorId: string, f: CobVListFilter): Promise<{ rows: CobVRow[]; total: number }> {
-  // Every charge here gets a location at creation: asking for charges without one finds none.
-  if (f.locationPresente === false) return { rows: [], total: 0 };
   const where = ['recebedor_id = $1', 'criacao >= $2', 'criacao <= $3'];
+  // A charge has a location from creation until DELETE /loc/{id}/txid unlinks it.
+  if (f.locationPresente !== undefined) where.push(f.locationPresente ? "doc ? 'loc'" : "NOT (doc ? 'loc')");
   const params: unknown[] = [recebedorId, f.inicio, f.fim];
   const add = (sql: string, value: unknown) => {
     params.push(value);

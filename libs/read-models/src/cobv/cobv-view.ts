@@ -8,12 +8,13 @@ export function toCobVCompleta(row: CobVRow): CobVCompleta {
   // The tenant id and key list are ours, not the contract's.
   const { chaves: _k, id: _id, ...recebedor } = row.recebedor as CobVRow['recebedor'] & { chaves?: string[]; id?: string };
   // The same scheme-less string as the BR Code's field 26/25, also for rows stored with https://.
-  const location = payloadLocation(row.loc.location);
+  // A charge unlinked from its location (DELETE /loc/{id}/txid) has none, and so no BR Code (ADR 12).
+  const location = row.loc ? payloadLocation(row.loc.location) : undefined;
   const view = {
     calendario: { criacao: row.criacao, dataDeVencimento: c.calendario.dataDeVencimento, validadeAposVencimento: c.calendario.validadeAposVencimento },
     txid: row.txid,
     revisao: row.revisao,
-    loc: { id: row.loc.id, location, tipoCob: 'cobv', criacao: row.loc.criacao, txid: row.txid },
+    loc: row.loc && { id: row.loc.id, location, tipoCob: 'cobv', criacao: row.loc.criacao, txid: row.txid },
     location,
     status: row.status,
     devedor: c.devedor,
@@ -24,7 +25,7 @@ export function toCobVCompleta(row: CobVRow): CobVCompleta {
     solicitacaoPagador: c.solicitacaoPagador,
     infoAdicionais: c.infoAdicionais,
     pix: row.pix?.map(toOfficialPix),
-    pixCopiaECola: buildDynamicBrCode({ location, merchantName: row.recebedor.nome, merchantCity: row.recebedor.cidade }),
+    pixCopiaECola: location && buildDynamicBrCode({ location, merchantName: row.recebedor.nome, merchantCity: row.recebedor.cidade }),
   };
   // Drop absent optionals so the JSON carries no nulls the schema does not allow.
   return JSON.parse(JSON.stringify(view));

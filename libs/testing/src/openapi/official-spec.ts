@@ -103,6 +103,14 @@ function applyStandingReadings(schemas: Record<string, JsonSchema>): void {
   const payloadLocation = schemas['PayloadLocation'] as any;
   expectDefect('PayloadLocation', payloadLocation?.properties?.location?.format === 'uri');
   schemeLessLocations(schemas);
+
+  // Reading (h): CobVGerada requires `location`, yet DELETE /loc/{id}/txid says the charge then
+  // "passará a não mais apresentar um location". So `location` is required while the charge has
+  // a `loc` (ADR 12): an unlinked charge answers neither.
+  const gerada = schemas['CobVGerada'];
+  expectDefect('CobVGerada', Array.isArray(gerada['required']) && (gerada['required'] as string[]).includes('location'));
+  gerada['required'] = (gerada['required'] as string[]).filter((name) => name !== 'location');
+  gerada['dependencies'] = { loc: ['location'] };
 }
 
 const SCHEME_LESS_LOCATION = '^[A-Za-z0-9.-]+(:[0-9]{1,5})?/[\\x21-\\x7e]*$';

@@ -1,11 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CobVSolicitadaDto, validateBody } from '@pix/contracts';
-import { DomainError, type CobVInput } from '@pix/domain';
+import { decideCobV, DomainError, type CobVCommand, type CobVInput, type CobVState, type Recebedor } from '@pix/domain';
 import type { CobVRow } from '@pix/read-models';
 import type { Pool } from 'pg';
 import { pendenciaLote } from '../../lotecobv/pendencia-lote';
 import { LOCATION_IDS, READ_DB } from '../../infrastructure/tokens';
+import { LocWriter } from '../../loc/loc-writer';
 import type { LocationIds } from '../../shared/ports';
 import { CobVWriter, TXID_PATTERN } from '../cobv-writer';
 import { PutCobVCommand } from './put-cobv.command';
@@ -16,6 +17,7 @@ const SCHEMA_DETAIL = 'A requisição que busca alterar ou criar uma cobrança c
 export class PutCobVHandler implements ICommandHandler<PutCobVCommand, CobVRow> {
   constructor(
     private readonly writer: CobVWriter,
+    private readonly locs: LocWriter,
     @Inject(LOCATION_IDS) private readonly locations: LocationIds,
     @Inject(READ_DB) private readonly db: Pool,
   ) {}
@@ -25,16 +27,27 @@ export class PutCobVHandler implements ICommandHandler<PutCobVCommand, CobVRow> 
       throw new DomainError('CobVOperacaoInvalida', SCHEMA_DETAIL, [{ razao: 'O campo txid não respeita o _schema_.', propriedade: 'txid', valor: txid.slice(0, 100) }]);
     const { value, violacoes } = validateBody(CobVSolicitadaDto, body);
     if (!value) throw new DomainError('CobVOperacaoInvalida', SCHEMA_DETAIL, violacoes);
-    const { state } = await this.writer.execute(recebedor.id, txid, async (current, now) => ({
-      type: 'CriarOuAlterarCobV',
-      txid,
-      input: value as CobVInput,
-      now,
-      recebedor,
-      // A location id is spent only when the charge is new.
-      novaLocation: current.exists ? { id: current.loc.id, location: current.loc.location } : await this.locations.next(),
-      pendenteEmLote: await pendenciaLote(this.db, recebedor.id, txid),
-    }));
+    const input = value as CobVInput;
+    const { state } = await this.writer.execute(recebedor.id, txid, async (current, now) => {
+      const command: CobVCommand = { type: 'CriarOuAlterarCobV', txid, input, now, recebedor, pendenteEmLote: await pendenciaLote(this.db, recebedor.id, txid) };
+      if (current.exists) return command;
+      const locId = input.loc?.id;
+      // A location id is spent only when the charge is new and names none.
+      if (locId === undefined) return { ...command, novaLocation: await this.locations.next() };
+      return this.withClaimedLocation(command, current, recebedor, locId);
+    });
     return state;
+  }
+
+  /**
+   * Creation with `loc.id`: the charge is decided first (a refused charge claims nothing), then
+   * the location is claimed in its own stream, then the charge is appended with it (ADR 12).
+   */
+  private async withClaimedLocation(command: CobVCommand & { type: 'CriarOuAlterarCobV' }, current: CobVState, recebedor: Recebedor, locId: number): Promise<CobVCommand> {
+    // Another receiver's location is not in this receiver's stream: it "does not exist" here.
+    const loc = await this.locs.read(recebedor.id, locId);
+    if (!loc.exists) return command; // the decider refuses cobv.loc.id
+    decideCobV({ ...command, locationSolicitada: { id: loc.id, location: loc.location, criacao: loc.criacao } }, current);
+    return { ...command, locationSolicitada: await this.locs.claim(recebedor.id, locId, command.txid) };
   }
 }

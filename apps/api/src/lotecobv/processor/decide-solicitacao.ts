@@ -50,7 +50,7 @@ export async function decideSolicitacao(deps: ProcessorDeps, recebedor: Recebedo
         entrada: shape.value ? { input: shape.value as CobVInput } : { violacoes: shape.violacoes },
         now: deps.clock.now(),
         recebedor,
-        novaLocation: charge.exists ? { id: charge.loc.id, location: charge.loc.location } : await deps.locations.next(),
+        novaLocation: charge.exists ? undefined : await deps.locations.next(),
       },
       charge,
     );

@@ -1,0 +1,95 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  cobvDecider,
+  cobvStreamId,
+  DomainError,
+  isDomainError,
+  locationDecider,
+  locStreamId,
+  type LocationCommand,
+  type LocationEvent,
+  type LocationState,
+  type PayloadLocation,
+} from '@pix/domain';
+import type { EventStore, GlobalPosition } from '@pix/event-store';
+import type { Projections } from '../infrastructure/projections';
+import { CLOCK, EVENT_STORE, LOCATION_IDS, PROJECTIONS } from '../infrastructure/tokens';
+import { executeOnStream } from '../shared/execute-command';
+import type { Clock, LocationIds } from '../shared/ports';
+
+/** Location ids are decimal int64s from our sequence; anything else names no location. */
+export const parseLocId = (raw: string): number | undefined => (/^\d{1,15}$/.test(raw) ? Number(raw) : undefined);
+
+/**
+ * Writes of payload locations (`loc-{rid}/{id}`), through the one command loop, and the unlink
+ * of a charge from its location. Returns once `rm_loc` (and `rm_cobv`) show the change.
+ */
+@Injectable()
+export class LocWriter {
+  private readonly logger = new Logger('LocWriter');
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PROJECTIONS) private readonly projections: Projections,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(LOCATION_IDS) private readonly ids: LocationIds,
+  ) {}
+
+  /** `POST /loc`: a new id from the sequence shared with implicit locations, and a random token. */
+  async create(recebedorId: string, tipoCob: 'cobv'): Promise<Extract<LocationState, { exists: true }>> {
+    const { id, location } = await this.ids.next();
+    const state = await this.execute(recebedorId, id, (now) => ({ type: 'CriarLocation', id, tipoCob, location, recebedorId, now }));
+    if (!state.exists) throw new Error(`location ${id} not created`);
+    return state;
+  }
+
+  /** The location as its stream says (the write side's truth, not the read model). */
+  async read(recebedorId: string, id: number): Promise<LocationState> {
+    const events = await this.store.readStream(locStreamId(recebedorId, id));
+    return events.reduce((s, e) => locationDecider.evolve(s, { type: e.type, data: e.data } as LocationEvent), locationDecider.initialState);
+  }
+
+  /**
+   * Claims the location for charge `txid` (appended at the revision read: of two charges racing
+   * for it, one wins). Refusals come back as the charge's own problem on `cobv.loc.id`.
+   */
+  async claim(recebedorId: string, id: number, txid: string): Promise<PayloadLocation> {
+    try {
+      const state = await this.execute(recebedorId, id, (now) => ({ type: 'VincularLocation', txid, tipoCob: 'cobv', now }));
+      if (!state.exists) throw new DomainError('PayloadLocationNaoEncontrado', 'Location não encontrada.');
+      return { id: state.id, location: state.location, criacao: state.criacao };
+    } catch (error) {
+      if (!isDomainError(error) || !error.kind.startsWith('PayloadLocation')) throw error;
+      const razao = error.kind === 'PayloadLocationNaoEncontrado' ? 'O location referenciado por cobv.loc.id inexiste.' : (error.violacoes[0]?.razao ?? error.detail);
+      throw new DomainError('CobVOperacaoInvalida', 'A requisição que busca alterar ou criar uma cobrança com vencimento não respeita o _schema_ ou está semanticamente errada.', [
+        { razao, propriedade: 'cobv.loc.id', valor: String(id) },
+      ]);
+    }
+  }
+
+  /** Frees an explicit location (no charge → no event). */
+  unlinkLocation(recebedorId: string, id: number): Promise<LocationState> {
+    return this.execute(recebedorId, id, (now) => ({ type: 'DesvincularLocation', now }));
+  }
+
+  /** The charge stops using location `locId` (nothing when it does not use it, or does not exist). */
+  async unlinkCharge(recebedorId: string, txid: string, locId: number): Promise<void> {
+    const { position } = await executeOnStream(this.store, cobvStreamId(recebedorId, txid), cobvDecider, () => ({
+      type: 'DesvincularLocationCobV' as const,
+      txid,
+      locId,
+      now: this.clock.now(),
+    }));
+    await this.caughtUp(['cobv', 'loc'], position);
+  }
+
+  private async execute(recebedorId: string, id: number, build: (now: Date) => LocationCommand): Promise<LocationState> {
+    const { state, position } = await executeOnStream(this.store, locStreamId(recebedorId, id), locationDecider, () => build(this.clock.now()));
+    await this.caughtUp(['loc'], position);
+    return state;
+  }
+
+  private async caughtUp(names: string[], position: GlobalPosition | undefined): Promise<void> {
+    if (position && !(await this.projections.waitFor(names, position))) this.logger.warn(`read models ${names.join(', ')} not caught up after 5 s; the write is stored`);
+  }
+}

@@ -1,0 +1,8 @@
+import type { TipoCob } from './events';
+
+export type LocationCommand =
+  | { type: 'CriarLocation'; id: number; tipoCob: TipoCob; location: string; recebedorId: string; now: Date }
+  /** Claims the location for a charge: refused while it serves another txid. */
+  | { type: 'VincularLocation'; txid: string; tipoCob: TipoCob; now: Date }
+  /** Frees the location; nothing to do when no charge uses it. */
+  | { type: 'DesvincularLocation'; now: Date };

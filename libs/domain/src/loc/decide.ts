@@ -1,0 +1,39 @@
+import type { Decider } from '../decider';
+import { DomainError } from '../errors';
+import type { LocationCommand } from './commands';
+import type { LocationEvent } from './events';
+import { evolveLocation, initialLocationState, type LocationState } from './state';
+
+const notFound = () => new DomainError('PayloadLocationNaoEncontrado', 'Location não encontrada para o id informado.');
+
+/** Pure: creating, linking to a charge and unlinking a payload location. Throws DomainError. */
+export function decideLocation(command: LocationCommand, state: LocationState): LocationEvent[] {
+  const em = command.now.toISOString();
+  if (command.type === 'CriarLocation') {
+    // Ids come from a sequence and are never reused: an existing stream is a retried creation.
+    if (state.exists) return [];
+    const { id, tipoCob, location, recebedorId } = command;
+    return [{ type: 'LocationCriada', data: { id, tipoCob, location, criacao: em, recebedorId } }];
+  }
+  if (!state.exists) throw notFound();
+  if (command.type === 'VincularLocation') {
+    if (state.tipoCob !== command.tipoCob)
+      throw new DomainError('PayloadLocationOperacaoInvalida', `A location ${state.id} é do tipo ${state.tipoCob}.`, [
+        { razao: `A location referenciada é do tipo ${state.tipoCob}, e não ${command.tipoCob}.`, propriedade: 'loc.id', valor: String(state.id) },
+      ]);
+    if (state.txid === command.txid) return [];
+    if (state.txid !== undefined)
+      throw new DomainError('PayloadLocationOperacaoInvalida', `A location ${state.id} já está vinculada a outra cobrança.`, [
+        { razao: 'A location referenciada já está vinculada a outra cobrança.', propriedade: 'loc.id', valor: String(state.id) },
+      ]);
+    return [{ type: 'LocationVinculada', data: { txid: command.txid, em } }];
+  }
+  if (state.txid === undefined) return [];
+  return [{ type: 'LocationDesvinculada', data: { txid: state.txid, em } }];
+}
+
+export const locationDecider: Decider<LocationCommand, LocationEvent, LocationState> = {
+  decide: decideLocation,
+  evolve: evolveLocation,
+  initialState: initialLocationState,
+};

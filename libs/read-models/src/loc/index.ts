@@ -1,0 +1,2 @@
+export * from './loc-projection';
+export * from './loc-queries';
