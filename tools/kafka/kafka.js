@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Single-node KRaft Kafka broker for tests and CI from the Apache Kafka jars on Maven Central and the
 // local JDK (no Docker). CLI: `fetch` (cache the jars only) | `start` (foreground, prints
-// KAFKA_BROKERS=127.0.0.1:<port>). Library: `await startKafka()` -> { brokers, stop }. See README.md.
+// KAFKA_BROKERS=127.0.0.1:<port>). Library: `await startKafka()` -> { brokers, stop, kill, restart }. See README.md.
 'use strict';
 const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -164,7 +164,8 @@ kill -KILL "$2" 2>/dev/null; [ -n "$KAFKA_KEEP_RUN_DIR" ] || rm -rf "$3"`;
 }
 
 // Starts a fresh single-node KRaft broker on 127.0.0.1 (new cluster id and data folder each time);
-// resolves once a kafkajs admin client can list topics. Options: cacheDir, port, controllerPort,
+// resolves once a kafkajs admin client can list topics; `kill` and `restart` crash it and bring it
+// back on the same port and data (fault tests). Options: cacheDir, port, controllerPort,
 // log (progress messages), overrides (extra server.properties entries).
 async function startKafka(options = {}) {
   const cacheDir = options.cacheDir || process.env.KAFKA_CACHE_DIR || DEFAULT_CACHE;
@@ -202,45 +203,82 @@ async function startKafka(options = {}) {
   if (formatted.code !== 0) throw failure('storage format failed', `exit ${formatted.code}`);
   timings.formatMs = Date.now() - t;
 
-  t = Date.now();
-  const out = fs.openSync(outFile, 'a');
-  const child = spawn(javaBin(), [...heap, '-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', ...common, 'kafka.Kafka', props], { stdio: ['ignore', out, out] });
-  fs.closeSync(out);
-  let ended = null; // exit code or signal once the broker process is gone
-  const exited = new Promise((resolve) => {
-    child.on('exit', (code, signal) => resolve((ended = code ?? signal)));
-    child.on('error', (error) => resolve((ended = error.code || 'spawn error')));
-  });
-  child.unref();
-  const dog = child.pid ? watchdog(child.pid, runDir) : undefined;
-  const onExit = () => ended === null && child.kill('SIGTERM');
-  process.on('exit', onExit);
+  // One JVM run on the formatted storage; `restart` makes another on the same data and ports.
   const brokers = `127.0.0.1:${port}`;
+  let jvm; // { child, ended(), exited, dog, onExit }
+  const launch = () => {
+    const out = fs.openSync(outFile, 'a');
+    const child = spawn(javaBin(), [...heap, '-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', ...common, 'kafka.Kafka', props], { stdio: ['ignore', out, out] });
+    fs.closeSync(out);
+    let ended = null; // exit code or signal once the broker process is gone
+    const exited = new Promise((resolve) => {
+      child.on('exit', (code, signal) => resolve((ended = code ?? signal)));
+      child.on('error', (error) => resolve((ended = error.code || 'spawn error')));
+    });
+    child.unref();
+    const dog = child.pid ? watchdog(child.pid, runDir) : undefined;
+    const onExit = () => ended === null && child.kill('SIGTERM');
+    process.on('exit', onExit);
+    jvm = { child, ended: () => ended, exited, dog, onExit };
+    return jvm;
+  };
+  // Ends the current JVM: SIGTERM (SIGKILL after the grace period), or `signal` at once.
+  const end = async (current, signal) => {
+    process.off('exit', current.onExit);
+    if (current.ended() === null) {
+      current.child.kill(signal || 'SIGTERM');
+      // The child is unref'd: this timer also keeps Node alive until it has exited.
+      const timer = setTimeout(() => current.child.kill('SIGKILL'), signal ? 2 ** 31 - 1 : STOP_GRACE_MS);
+      await current.exited;
+      clearTimeout(timer);
+    }
+    if (current.dog && current.dog.exitCode === null) current.dog.kill('SIGKILL');
+  };
+  const ready = async (current, what) => {
+    try {
+      await waitReady(brokers, current.ended, serverLog, Date.now() + READY_TIMEOUT_MS);
+    } catch (error) {
+      await halt(true); // keep the logs for whoever reads the error
+      throw failure(what, error.message);
+    }
+  };
 
   let stopping;
   const halt = (keepRunDir) =>
     (stopping ??= (async () => {
-      process.off('exit', onExit);
-      if (ended === null) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-        await exited;
-        clearTimeout(timer);
-      }
-      if (dog && dog.exitCode === null) dog.kill('SIGKILL');
+      await end(jvm);
       if (!keepRunDir) fs.rmSync(runDir, { recursive: true, force: true });
     })());
   const stop = () => halt(Boolean(process.env.KAFKA_KEEP_RUN_DIR));
 
-  try {
-    await waitReady(brokers, () => ended, serverLog, Date.now() + READY_TIMEOUT_MS);
-  } catch (error) {
-    await halt(true); // keep the logs for whoever reads the error
-    throw failure('did not start', error.message);
-  }
+  t = Date.now();
+  await ready(launch(), 'did not start');
   timings.startToReadyMs = Date.now() - t;
   log(`Kafka ${KAFKA_VERSION} ready at ${brokers} (run folder ${runDir})`);
-  return { brokers, stop, exited, runDir, clusterId, timings, version: KAFKA_VERSION };
+  return {
+    brokers,
+    stop,
+    /** Settles when the current JVM exits (with its exit code or signal). */
+    get exited() {
+      return jvm.exited;
+    },
+    /** The current JVM's pid. */
+    get pid() {
+      return jvm.child.pid;
+    },
+    /** Sends `signal` (default SIGKILL, a crash) to the JVM and waits for it to exit; data and ports are kept. */
+    kill: (signal = 'SIGKILL') => end(jvm, signal),
+    /** Starts the broker again on the same port and data (after `kill`); resolves once it is ready. */
+    async restart() {
+      if (stopping) throw new Error('Kafka: restart after stop');
+      if (jvm.ended() === null) throw new Error('Kafka: restart while the broker runs (kill it first)');
+      await ready(launch(), 'did not restart');
+    },
+    runDir,
+    clusterId,
+    timings,
+    version: KAFKA_VERSION,
+  };
 }
 
 async function cli(command) {
