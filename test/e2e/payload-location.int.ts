@@ -1,8 +1,9 @@
 import { createHash, createPublicKey, createVerify, X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { addDays, businessDateOf, isBusinessDay, parseBrCode } from '@pix/domain';
+import { addDays, buildDynamicBrCode, businessDateOf, isBusinessDay, parseBrCode } from '@pix/domain';
 import { createResponseValidator, createTestDatabase, type TestDatabase } from '@pix/testing';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
@@ -180,7 +181,7 @@ describe('payload locations: what a payer’s bank reads', () => {
     // Ours, not the contract's: read with plain fetch (the harness validates against the contract).
     const qrcode = async (t: string, token?: string) => {
       const res = await fetch(`${api.baseUrl}/v2/cobv/${t}/qrcode`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
-      return { status: res.status, body: await res.json() };
+      return { status: res.status, body: (await res.json()) as any };
     };
     const r = await qrcode(txid, await api.tokenFor());
     expect(r.status).toBe(200);
@@ -194,6 +195,107 @@ describe('payload locations: what a payer’s bank reads', () => {
     expect(await qrcode(newTxid('none'), await api.tokenFor())).toMatchObject({ status: 404, body: { type: problemTypeUri('CobVNaoEncontrada') } });
     expect((await qrcode(txid)).status).toBe(401);
     expect((await qrcode(txid, await api.tokenFor({ scope: 'cobv.write' }))).status).toBe(403);
+  });
+
+  describe('the sandbox payer pays like a bank', () => {
+    const pay = async (body: Record<string, unknown>, on: RunningApi = api) => {
+      const r = await fetch(`${on.baseUrl}/sandbox/cash-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: r.status, body: (await r.json()) as any };
+    };
+    const concluded = async (txid: string) => {
+      for (let i = 0; i < 50; i++) {
+        const r = await api.request('GET', `/cobv/${txid}`);
+        if (r.body.status === 'CONCLUIDA') return r.body;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`${txid} was not concluded`);
+    };
+    const refusal = (r: { status: number; body: any }) => [r.status, r.body.type, r.body.violacoes?.[0]?.propriedade];
+
+    it('pays valor.final of the signed payload for the date asked ({pixCopiaECola, data}), and the charge is concluded with it', async () => {
+      const due = businessDayFrom(addDays(today, 5));
+      const valor = { original: '250.00', multa: { modalidade: 1, valorPerc: '5.00' }, juros: { modalidade: 1, valorPerc: '1.00' }, abatimento: { modalidade: 1, valorPerc: '10.00' } };
+      const txid = newTxid('pb');
+      const charge = await createCharge(api, txid, validCobV({ valor, calendario: { dataDeVencimento: due, validadeAposVencimento: 10 } }));
+      const data = addDays(due, 4);
+      const payload = verifyIndependently((await fetchLocation(charge.pixCopiaECola, `?DPP=${data}`)).text, await jwksOf()).payload;
+      const paid = await pay({ pixCopiaECola: charge.pixCopiaECola, data });
+      expect(paid.status).toBe(202);
+      expect(paid.body).toMatchObject({ txid, chave: charge.chave, valor: payload.valor.final });
+      expect(paid.body.componentesValor).toEqual({ original: { valor: '250.00' }, multa: { valor: payload.valor.multa }, juros: { valor: payload.valor.juros }, abatimento: { valor: '10.00' } });
+      // By hand: 250.00 − 10.00 rebate + 5.00 fine + 4 days × 1.00 interest, late on a business due date.
+      expect(payload.valor).toMatchObject({ multa: '5.00', juros: '4.00', final: '249.00' });
+      expect((await concluded(txid)).pix[0].valor).toBe('249.00');
+      // Paid: neither form pays it again.
+      expect(refusal(await pay({ pixCopiaECola: charge.pixCopiaECola }))).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'pixCopiaECola']);
+      expect(refusal(await pay({ txid }))).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'txid']);
+    });
+
+    it('pays by {txid, data} through the same location', async () => {
+      const due = businessDayFrom(addDays(today, 2));
+      const txid = newTxid('pt');
+      await createCharge(api, txid, validCobV({ valor: { original: '80.00', multa: { modalidade: 1, valorPerc: '3.50' } }, calendario: { dataDeVencimento: due, validadeAposVencimento: 30 } }));
+      const paid = await pay({ txid, data: addDays(due, 1) });
+      expect(paid.status).toBe(202);
+      expect(paid.body).toMatchObject({ txid, valor: '83.50' });
+    });
+
+    it('refuses, changing nothing: past validity, a removed charge, a damaged or foreign BR Code, bad data, both forms at once', async () => {
+      const due = businessDayFrom(addDays(today, 2));
+      const txid = newTxid('pr');
+      const charge = await createCharge(api, txid, validCobV({ calendario: { dataDeVencimento: due, validadeAposVencimento: 1 } }));
+      const code: string = charge.pixCopiaECola;
+      const expired = await pay({ pixCopiaECola: code, data: addDays(due, 9) });
+      expect(refusal(expired)).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'data']);
+      expect(expired.body.detail).toMatch(/validade/);
+      expect(refusal(await pay({ pixCopiaECola: code, data: addDays(today, -1) }))).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'data']);
+      expect(refusal(await pay({ pixCopiaECola: code, data: '2026-13-01' }))).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'data']);
+      const crc = code.slice(0, -4) + (code.endsWith('0000') ? '1111' : '0000');
+      expect(refusal(await pay({ pixCopiaECola: crc }))).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'pixCopiaECola']);
+      expect(refusal(await pay({ pixCopiaECola: 'not a br code' }))).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'pixCopiaECola']);
+      expect(refusal(await pay({ pixCopiaECola: code, txid }))).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'pixCopiaECola']);
+      const foreign = buildDynamicBrCode({ location: `evil.example.com${locationPath(code).path}`, merchantName: 'X', merchantCity: 'Y' });
+      const notOurs = await pay({ pixCopiaECola: foreign });
+      expect(refusal(notOurs)).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'pixCopiaECola']);
+      expect(notOurs.body.detail).toMatch(/evil\.example\.com/);
+      expect((await api.request('PATCH', `/cobv/${txid}`, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })).status).toBe(200);
+      const removed = await pay({ pixCopiaECola: code });
+      expect(refusal(removed)).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'pixCopiaECola']);
+      expect(removed.body.detail).toMatch(/REMOVIDA_PELO_USUARIO_RECEBEDOR/);
+      expect((await api.request('GET', `/cobv/${txid}`)).body.pix).toBeUndefined();
+    });
+
+    it('refuses a payload whose signature does not verify (a location host that tampers with valor.final)', async () => {
+      // A stand-in for the location host: forwards to the API, but raises valor.final in the JWS payload.
+      let target = '';
+      const tamper: Server = createServer((req, res) => {
+        void (async () => {
+          const upstream = await fetch(`${target}${req.url}`);
+          let text = await upstream.text();
+          if (req.url!.startsWith('/qr/v2/cobv/') && upstream.status === 200) {
+            const [h, p, sig] = text.split('.');
+            const payload = b64json(p);
+            payload.valor.final = '0.01';
+            text = `${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${sig}`;
+          }
+          res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'text/plain' }).end(text);
+        })();
+      });
+      await new Promise<void>((resolve) => tamper.listen(0, '127.0.0.1', resolve));
+      const other = await startApi({ env: { LOCATION_HOST, DATA_DIR: dataDir, SANDBOX_LOCATION_BASE_URL: `http://127.0.0.1:${(tamper.address() as { port: number }).port}` }, clock });
+      target = other.baseUrl;
+      try {
+        const txid = newTxid('ps');
+        const charge = await createCharge(other, txid, validCobV());
+        const forged = await pay({ pixCopiaECola: charge.pixCopiaECola }, other);
+        expect(refusal(forged)).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'pixCopiaECola']);
+        expect(forged.body.detail).toMatch(/assinatura/);
+        expect((await other.request('GET', `/cobv/${txid}`)).body.status).toBe('ATIVA');
+      } finally {
+        await other.stop();
+        tamper.close();
+      }
+    });
   });
 
   it('keeps the local key in DATA_DIR (mode 0600) and serves the same JWKS after a restart', async () => {

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { TXID_PATTERN, unknownMemberViolations, type PixRecebidoMessage } from '@pix/contracts';
 import {
-  amountDue,
-  businessDateOf,
+  buildDynamicBrCode,
   cobvDecider,
   cobvStreamId,
   DomainError,
@@ -12,23 +13,26 @@ import {
   parseMoney,
   pixKeyType,
   type CobVEvent,
-  type DueChargeValue,
   type Recebedor,
 } from '@pix/domain';
 import type { EventStore } from '@pix/event-store';
 import type { CashInPublisher } from '@pix/messaging';
 import { Public } from '../auth/auth-context';
-import { CASH_IN_PUBLISHER, CLOCK, EVENT_STORE, RECEIVER_DIRECTORY } from '../infrastructure/tokens';
+import type { AppConfig } from '../config/config';
+import { CASH_IN_PUBLISHER, CLOCK, CONFIG, EVENT_STORE, RECEIVER_DIRECTORY } from '../infrastructure/tokens';
 import type { Clock, ReceiverDirectory } from '../shared/ports';
+import { checkPaymentDate, readChargeLikeABank, type PaidPayload } from './payer-bank';
 
 const invalid = (razao: string, propriedade: string) => new DomainError('CobVOperacaoInvalida', razao, [{ razao, propriedade }]);
-const SANDBOX_MEMBERS = ['txid', 'chave', 'valor', 'infoPagador', 'endToEndId'];
+const SANDBOX_MEMBERS = ['txid', 'pixCopiaECola', 'data', 'chave', 'valor', 'infoPagador', 'endToEndId'];
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /**
- * Local-mode payer: POST /sandbox/cash-in pays a charge of the local receiver for what it costs
- * today (or records a Pix with no charge to one of its keys), publishing the cash-in event exactly
- * as a PSP's core would. Open without a token, and not mounted in production mode.
+ * Local-mode payer: POST /sandbox/cash-in pays a charge like a payer's bank (ADR 11): from its
+ * BR Code ({pixCopiaECola}, or the local receiver's {txid}) it fetches the payload location, verifies
+ * the JWS against the JWKS on the location's host and pays `valor.final` for `data` (default today);
+ * or it records a Pix with no charge to one of the local receiver's keys. It publishes the cash-in
+ * event exactly as a PSP's core would. Open without a token, and not mounted in production mode.
  */
 @Public()
 @Controller('sandbox')
@@ -38,6 +42,8 @@ export class SandboxCashInController {
     @Inject(CASH_IN_PUBLISHER) private readonly publisher: CashInPublisher,
     @Inject(RECEIVER_DIRECTORY) private readonly directory: ReceiverDirectory,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: AppConfig,
+    private readonly adapterHost: HttpAdapterHost,
   ) {}
 
   @Post('cash-in')
@@ -47,6 +53,10 @@ export class SandboxCashInController {
     const unknown = unknownMemberViolations(b, SANDBOX_MEMBERS, 'body');
     if (unknown.length > 0) throw new DomainError('CobVOperacaoInvalida', 'O corpo tem membros não previstos.', unknown);
     if (b.txid !== undefined && (typeof b.txid !== 'string' || !TXID_PATTERN.test(b.txid))) throw invalid('txid deve ter de 26 a 35 letras e dígitos.', 'txid');
+    if (b.pixCopiaECola !== undefined && (typeof b.pixCopiaECola !== 'string' || b.pixCopiaECola.length > 512)) throw invalid('pixCopiaECola deve ser o texto do BR Code (até 512 caracteres).', 'pixCopiaECola');
+    if (b.txid !== undefined && b.pixCopiaECola !== undefined) throw invalid('Informe txid ou pixCopiaECola, não ambos.', 'pixCopiaECola');
+    const data = checkPaymentDate(b.data);
+    if (data !== undefined && b.txid === undefined && b.pixCopiaECola === undefined) throw invalid('data vale para o pagamento de uma cobrança (txid ou pixCopiaECola).', 'data');
     const now = this.clock.now();
     if (b.infoPagador !== undefined && (typeof b.infoPagador !== 'string' || b.infoPagador.length > 140)) throw invalid('infoPagador deve ser um texto de até 140 caracteres.', 'infoPagador');
     if (b.endToEndId !== undefined && (typeof b.endToEndId !== 'string' || !/^[a-zA-Z0-9]{32}$/.test(b.endToEndId))) throw invalid('endToEndId deve ter 32 letras e dígitos.', 'endToEndId');
@@ -58,25 +68,36 @@ export class SandboxCashInController {
     };
     const local = await this.directory.recebedor(LOCAL_RECEBEDOR_ID);
     if (!local) throw new Error(`the local receiver ("${LOCAL_RECEBEDOR_ID}") is not registered: the sandbox has nobody to pay`);
-    const message: PixRecebidoMessage = typeof b.txid === 'string' ? { ...base, ...(await this.payCharge(local, b.txid, now)) } : { ...base, ...this.plainPix(local, b) };
+    const charge =
+      typeof b.txid === 'string' ? await this.payCharge(local, b.txid, data) : typeof b.pixCopiaECola === 'string' ? await this.readLikeABank(b.pixCopiaECola, data, 'pixCopiaECola') : undefined;
+    const message: PixRecebidoMessage = charge ? { ...base, ...toCashIn(charge) } : { ...base, ...this.plainPix(local, b) };
     await this.publisher.publish(message);
     return message;
   }
 
-  private async payCharge(local: Recebedor, txid: string, now: Date): Promise<Pick<PixRecebidoMessage, 'txid' | 'chave' | 'valor' | 'componentesValor'>> {
+  /** The local receiver's charge by txid: its own BR Code, read like any other. */
+  private async payCharge(local: Recebedor, txid: string, data: string | undefined): Promise<PaidPayload> {
     const events = await this.store.readStream(cobvStreamId(local.id, txid));
     const charge = events.reduce((s, e) => cobvDecider.evolve(s, { type: e.type, data: e.data } as CobVEvent), cobvDecider.initialState);
     if (!charge.exists) throw new DomainError('CobVNaoEncontrada', 'Cobrança com vencimento não encontrada para o txid informado.');
     if (charge.status !== 'ATIVA') throw invalid(`A cobrança está ${charge.status}: não pode ser paga.`, 'txid');
-    const due = amountDue({
-      valor: charge.cobranca.valor as DueChargeValue,
-      dataDeVencimento: charge.cobranca.calendario.dataDeVencimento,
-      validadeAposVencimento: charge.cobranca.calendario.validadeAposVencimento,
-      paymentDate: businessDateOf(now),
-    });
-    if (!due) throw invalid('A cobrança não pode mais ser paga: passou a validade após o vencimento.', 'txid');
-    const parts = Object.entries({ original: due.original, multa: due.multa, juros: due.juros, abatimento: due.abatimento, desconto: due.desconto }).filter(([k, v]) => k === 'original' || v > 0);
-    return { txid, chave: charge.cobranca.chave, valor: formatMoney(due.final), componentesValor: Object.fromEntries(parts.map(([k, v]) => [k, { valor: formatMoney(v) }])) };
+    const location = (charge as { loc?: { location?: string } }).loc?.location;
+    if (!location) throw invalid('A cobrança não tem location (foi desvinculada): não há BR Code para pagar.', 'txid');
+    const code = buildDynamicBrCode({ location, merchantName: charge.recebedor.nome, merchantCity: charge.recebedor.cidade });
+    const paid = await this.readLikeABank(code, data, 'txid');
+    if (paid.txid !== txid) throw invalid(`A location da cobrança serviu outro txid (${paid.txid}).`, 'txid');
+    return paid;
+  }
+
+  private readLikeABank(pixCopiaECola: string, data: string | undefined, propriedade: string): Promise<PaidPayload> {
+    return readChargeLikeABank(pixCopiaECola, data, propriedade, { locationHost: this.config.locationHost, fetchBase: this.config.payload.sandboxLocationBaseUrl ?? this.ownOrigin() });
+  }
+
+  /** This server itself (local mode serves the location host's paths over plain HTTP). */
+  private ownOrigin(): string {
+    const address = this.adapterHost.httpAdapter.getHttpServer().address() as AddressInfo;
+    const host = ['0.0.0.0', '::'].includes(address.address) ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return `http://${host}:${address.port}`;
   }
 
   private plainPix(local: Recebedor, b: Record<string, unknown>): Pick<PixRecebidoMessage, 'chave' | 'valor'> {
@@ -86,6 +107,13 @@ export class SandboxCashInController {
     if (cents === null || cents === 0) throw invalid('valor deve ser um valor como "10.00", diferente de zero.', 'valor');
     return { chave: b.chave, valor: formatMoney(cents) };
   }
+}
+
+/** The Pix of a charge read from its location: the payload's key and txid, `valor.final`, and the components applied. */
+function toCashIn(paid: PaidPayload): Pick<PixRecebidoMessage, 'txid' | 'chave' | 'valor' | 'componentesValor'> {
+  const names = ['original', 'multa', 'juros', 'abatimento', 'desconto'] as const;
+  const parts = names.filter((k) => paid.valor[k] !== undefined && (k === 'original' || (parseMoney(paid.valor[k]) ?? 0) > 0));
+  return { txid: paid.txid, chave: paid.chave, valor: formatMoney(paid.final), componentesValor: Object.fromEntries(parts.map((k) => [k, { valor: paid.valor[k] }])) };
 }
 
 /** E + ISPB (8) + yyyyMMddHHmm (UTC) + 11 letters and digits: 32 characters. */
