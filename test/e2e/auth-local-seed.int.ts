@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -91,5 +92,18 @@ describe('local mode seeding across restarts', () => {
     expect(put.status).toBe(200);
     const old = await a.request('PUT', `/webhook/${LOCAL_KEY}`, { webhookUrl: 'http://localhost:9/hook' });
     expect(old.status).toBe(400);
+  });
+
+  it('gives the sandbox client every scope again when a data folder of an older version has fewer (payloadlocation.* came later)', async () => {
+    const before = (await accessEvents()).length;
+    // As an older version left it: the client without the location scopes.
+    const older = ['cobv.write', 'cobv.read', 'lotecobv.write', 'lotecobv.read', 'webhook.write', 'webhook.read', 'pix.read', 'pix.write'];
+    const revision = (await store.readStream('cliente-sandbox')).length - 1;
+    await store.appendToStream('cliente-sandbox', [{ id: randomUUID(), type: 'EscoposDefinidos', data: { clientId: 'sandbox', scopes: older, em: new Date().toISOString() } }], BigInt(revision));
+    const a = await boot({ LOCAL_CLIENT_SECRET: 'another-local-secret', LOCAL_PIX_KEY: 'loja@example.com', LOCAL_RECEIVER_CITY: 'Campinas' });
+    expect((await accessEvents()).slice(before)).toEqual(['cliente-sandbox EscoposDefinidos', 'cliente-sandbox EscoposDefinidos']);
+    expect((await a.request('POST', '/loc', { tipoCob: 'cobv' })).status).toBe(201);
+    await boot({ LOCAL_CLIENT_SECRET: 'another-local-secret', LOCAL_PIX_KEY: 'loja@example.com', LOCAL_RECEIVER_CITY: 'Campinas' });
+    expect(await accessEvents()).toHaveLength(before + 2);
   });
 });

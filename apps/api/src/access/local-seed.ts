@@ -1,7 +1,7 @@
 import { DomainError, PIX_SCOPES, type Recebedor } from '@pix/domain';
 import { deterministicId } from '../shared/deterministic-id';
 import { loadCliente, loadRecebedor, onRecebedor, type AccessContext } from './access-streams';
-import { addKey, createClient, createReceiver, removeKey, rotateClientSecret } from './admin/operations';
+import { addKey, createClient, createReceiver, removeKey, rotateClientSecret, setClientScopes } from './admin/operations';
 import { verifySecret } from './secrets';
 
 export interface LocalSeed {
@@ -45,9 +45,16 @@ export async function seedLocalAccess(base: Omit<AccessContext, 'eventId'>, seed
     throw new DomainError('ClienteJaCadastrado', `LOCAL_CLIENT_ID "${seed.clientId}" is a client of receiver "${client.recebedorId}"; choose another id.`);
   } else if (!client.enabled) {
     changes.push(`client "${seed.clientId}" is disabled (left so)`);
-  } else if (!(await verifySecret(seed.clientSecret, client.secretHash))) {
-    await rotateClientSecret(ctx, seed.clientId, seed.clientSecret);
-    changes.push(`client "${seed.clientId}" secret rotated to LOCAL_CLIENT_SECRET`);
+  } else {
+    if (!(await verifySecret(seed.clientSecret, client.secretHash))) {
+      await rotateClientSecret(ctx, seed.clientId, seed.clientSecret);
+      changes.push(`client "${seed.clientId}" secret rotated to LOCAL_CLIENT_SECRET`);
+    }
+    // The sandbox client has every scope, including scopes added by a newer version (payloadlocation.*).
+    if (client.scopes.join(' ') !== PIX_SCOPES.join(' ')) {
+      await setClientScopes(ctx, seed.clientId, [...PIX_SCOPES]);
+      changes.push(`client "${seed.clientId}" now has every scope`);
+    }
   }
   return changes;
 }

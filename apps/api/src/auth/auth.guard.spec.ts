@@ -56,6 +56,15 @@ describe('auth guard', () => {
     expect(request.auth).toEqual({ clientId: 'erp', recebedor, scopes: new Set(['cobv.read']) });
   });
 
+  it('drops from the token the scopes its client no longer has', async () => {
+    headers.authorization = `Bearer ${await tokenOf({ scope: 'cobv.read cobv.write' })}`;
+    await expect(guard.canActivate(context('scoped'))).resolves.toBe(true);
+    expect(request.auth.scopes).toEqual(new Set(['cobv.read']));
+    client.scopes = ['cobv.write'];
+    const error = await refusal('scoped');
+    expect((error as DomainError).kind).toBe('AcessoNegado');
+  });
+
   it.each<[string, () => Promise<string>, () => void]>([
     ['an older secret generation', () => tokenOf({ gen: 1 }), () => (client.generation = 2)],
     ['a disabled client', () => tokenOf(), () => (client.enabled = false)],

@@ -69,7 +69,9 @@ export class AuthGuard implements CanActivate {
     if (client.generation !== claims.gen) return 'O segredo do cliente foi trocado depois da emissão deste token.';
     const recebedor = await this.directory.recebedor(claims.rid);
     if (!recebedor) return 'O recebedor deste token não está cadastrado.';
-    return { clientId: client.clientId, recebedor, scopes: new Set(claims.scope.split(' ')) };
+    // A scope taken from the client since the token was issued is gone from the token too.
+    const current = new Set<string>(client.scopes);
+    return { clientId: client.clientId, recebedor, scopes: new Set(claims.scope.split(' ').filter((s) => current.has(s))) };
   }
 }
 

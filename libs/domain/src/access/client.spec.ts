@@ -54,4 +54,14 @@ describe('client decider', () => {
     spec.given([...created, ...disabled]).when(rotate()).thenThrows('ClienteDesativado');
     spec.given([]).when(disable).thenThrows('ClienteNaoEncontrado');
   });
+
+  it('sets scopes in canonical order; the same set again records nothing; unknown or no scopes are refused', () => {
+    const scopes = (list: string[]): ClienteCommand => ({ type: 'DefinirEscopos', clientId: 'erp-1', scopes: list, now: new Date(em) });
+    const set = spec.given(created).when(scopes(['payloadlocation.read', 'cobv.read'])).then([{ type: 'EscoposDefinidos', data: { clientId: 'erp-1', scopes: ['cobv.read', 'payloadlocation.read'], em } }]);
+    expect(fold([...created, ...set])).toMatchObject({ scopes: ['cobv.read', 'payloadlocation.read'] });
+    spec.given([...created, ...set]).when(scopes(['cobv.read', 'payloadlocation.read'])).then([]);
+    spec.given(created).when(scopes(['cobv.read', 'admin'])).thenThrows('ClienteInvalido');
+    spec.given(created).when(scopes([])).thenThrows('ClienteInvalido');
+    spec.given([]).when(scopes(['cobv.read'])).thenThrows('ClienteNaoEncontrado');
+  });
 });

@@ -9,12 +9,14 @@ import { canonicalScopes, isPixScope, type PixScope } from './scopes';
 export type ClienteEvent =
   | { type: 'ClienteCriado'; data: { clientId: string; recebedorId: string; scopes: PixScope[]; secretHash: string; em: string } }
   | { type: 'SegredoRotacionado'; data: { clientId: string; secretHash: string; generation: number; em: string } }
-  | { type: 'ClienteDesativado'; data: { clientId: string; em: string } };
+  | { type: 'ClienteDesativado'; data: { clientId: string; em: string } }
+  | { type: 'EscoposDefinidos'; data: { clientId: string; scopes: PixScope[]; em: string } };
 
 export type ClienteCommand =
   | { type: 'CriarCliente'; clientId: string; recebedorId: string; recebedorCadastrado: boolean; scopes: string[]; secretHash: string; now: Date }
   | { type: 'RotacionarSegredo'; clientId: string; secretHash: string; now: Date }
-  | { type: 'DesativarCliente'; clientId: string; now: Date };
+  | { type: 'DesativarCliente'; clientId: string; now: Date }
+  | { type: 'DefinirEscopos'; clientId: string; scopes: string[]; now: Date };
 
 export type ClienteState =
   | { exists: false }
@@ -37,6 +39,10 @@ export const clienteDecider: Decider<ClienteCommand, ClienteEvent, ClienteState>
     }
     if (!state.exists) throw new DomainError('ClienteNaoEncontrado', `There is no client "${clientId}".`);
     if (command.type === 'DesativarCliente') return state.enabled ? [{ type: 'ClienteDesativado', data: { clientId, em } }] : [];
+    if (command.type === 'DefinirEscopos') {
+      const scopes = checkedScopes(clientId, command.scopes);
+      return scopes.join(' ') === state.scopes.join(' ') ? [] : [{ type: 'EscoposDefinidos', data: { clientId, scopes, em } }];
+    }
     // A disabled client stays disabled: a new secret must not bring it back.
     if (!state.enabled) throw new DomainError('ClienteDesativado', `Client "${clientId}" is disabled.`);
     if (!command.secretHash) throw new DomainError('ClienteInvalido', 'A secret hash is required.');
@@ -52,6 +58,8 @@ export const clienteDecider: Decider<ClienteCommand, ClienteEvent, ClienteState>
         return state.exists ? { ...state, secretHash: event.data.secretHash, generation: event.data.generation } : state;
       case 'ClienteDesativado':
         return state.exists ? { ...state, enabled: false } : state;
+      case 'EscoposDefinidos':
+        return state.exists ? { ...state, scopes: event.data.scopes } : state;
     }
   },
 };
@@ -59,10 +67,23 @@ export const clienteDecider: Decider<ClienteCommand, ClienteEvent, ClienteState>
 function validScopes(command: Extract<ClienteCommand, { type: 'CriarCliente' }>): PixScope[] {
   const v: Violation[] = [];
   if (!CLIENT_ID_PATTERN.test(command.clientId)) v.push({ razao: '1 to 64 letters, digits, ".", "_" or "-"', propriedade: 'clientId', valor: command.clientId.slice(0, 80) });
-  const unknown = command.scopes.filter((s) => !isPixScope(s));
-  if (unknown.length > 0) v.push({ razao: 'unknown scope(s)', propriedade: 'scopes', valor: unknown.join(' ').slice(0, 200) });
-  else if (command.scopes.length === 0) v.push({ razao: 'at least one scope', propriedade: 'scopes' });
+  v.push(...scopeViolations(command.scopes));
   if (!command.secretHash) v.push({ razao: 'required', propriedade: 'secretHash' });
-  if (v.length > 0) throw new DomainError('ClienteInvalido', `Client "${command.clientId}": ${v.map((x) => `${x.propriedade}: ${x.razao}${x.valor ? ` (${x.valor})` : ''}`).join('; ')}.`, v);
+  if (v.length > 0) throw invalidClient(command.clientId, v);
   return canonicalScopes(command.scopes);
 }
+
+function checkedScopes(clientId: string, scopes: string[]): PixScope[] {
+  const v = scopeViolations(scopes);
+  if (v.length > 0) throw invalidClient(clientId, v);
+  return canonicalScopes(scopes);
+}
+
+function scopeViolations(scopes: string[]): Violation[] {
+  const unknown = scopes.filter((s) => !isPixScope(s));
+  if (unknown.length > 0) return [{ razao: 'unknown scope(s)', propriedade: 'scopes', valor: unknown.join(' ').slice(0, 200) }];
+  return scopes.length === 0 ? [{ razao: 'at least one scope', propriedade: 'scopes' }] : [];
+}
+
+const invalidClient = (clientId: string, v: Violation[]) =>
+  new DomainError('ClienteInvalido', `Client "${clientId}": ${v.map((x) => `${x.propriedade}: ${x.razao}${x.valor ? ` (${x.valor})` : ''}`).join('; ')}.`, v);

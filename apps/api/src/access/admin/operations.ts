@@ -99,6 +99,12 @@ export async function rotateClientSecret(ctx: AccessContext, clientId: string, s
   return { clientId, secret, generation: state.exists ? state.generation : 0 };
 }
 
+/** Replaces the client's scopes; tokens already issued lose the scopes taken away at once (the guard reads the client's current set). */
+export async function setClientScopes(ctx: AccessContext, clientId: string, scopes: string[]): Promise<PixScope[]> {
+  const { state } = await onCliente(ctx, clientId, (now) => ({ type: 'DefinirEscopos', clientId, scopes, now }));
+  return state.exists ? state.scopes : [];
+}
+
 export async function disableClient(ctx: AccessContext, clientId: string): Promise<void> {
   await onCliente(ctx, clientId, (now) => ({ type: 'DesativarCliente', clientId, now }));
 }
