@@ -1,5 +1,5 @@
 import { createHash, createPublicKey, createVerify, X509Certificate } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { newTxid, startApi, validCobV, type RunningApi } from '../support/api-harness';
 import { createCharge, problemTypeUri } from '../support/cobv-expect';
+import { makePayloadKeyFiles } from '../../apps/api/src/config/payload-keys.fixture';
 
 // A payer's bank reads the BR Code, GETs the location, verifies the JWS with the key the `jku`
 // (on the location's own host) publishes, and pays `valor.final` for the date it pays. This
@@ -310,5 +311,28 @@ describe('payload locations: what a payer’s bank reads', () => {
     expect(after).toEqual(before);
     // A JWS signed before the restart verifies against the JWKS served after it.
     verifyIndependently(jws, after);
+  });
+
+  it('production: signs with PAYLOAD_SIGNING_KEY_FILE/_CERT_FILE and publishes PAYLOAD_SIGNING_PREVIOUS_CERT_FILE too, never signing with it', async () => {
+    const keys = makePayloadKeyFiles();
+    const prod = await startApi({
+      env: { MODE: 'production', LOCATION_HOST, PAYLOAD_SIGNING_KEY_FILE: keys.file('current.key'), PAYLOAD_SIGNING_CERT_FILE: keys.file('current.crt'), PAYLOAD_SIGNING_PREVIOUS_CERT_FILE: keys.file('previous.crt') },
+      clock,
+    });
+    try {
+      const jwks = JSON.parse((await get(prod, '/qr/v2/jwks')).text);
+      expect(jwks.keys).toHaveLength(2);
+      const der = (file: string) => new X509Certificate(readFileSync(keys.file(file))).raw.toString('base64');
+      expect(jwks.keys.map((k: any) => k.x5c[0])).toEqual([der('current.crt'), der('previous.crt')]);
+      const txid = newTxid('pp');
+      const created = await prod.request('PUT', `/cobv/${txid}`, validCobV());
+      expect(created.status).toBe(201);
+      const { path: p } = locationPath(created.body.pixCopiaECola);
+      const { header } = verifyIndependently((await get(prod, p)).text, jwks);
+      expect(header.kid).toBe(jwks.keys[0].kid);
+    } finally {
+      await prod.stop();
+      rmSync(keys.dir, { recursive: true, force: true });
+    }
   });
 });
