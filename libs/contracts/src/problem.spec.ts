@@ -18,7 +18,7 @@ describe('problem catalogue', () => {
   });
 
   it('has a Portuguese title and detail for every type', () => {
-    expect(tipos).toHaveLength(20);
+    expect(tipos).toHaveLength(23);
     for (const tipo of tipos) {
       expect(PROBLEM_CATALOG[tipo].title.length).toBeGreaterThan(0);
       expect(PROBLEM_CATALOG[tipo].detail.length).toBeGreaterThan(0);
