@@ -113,7 +113,7 @@ if (!BROKERS) {
       const allDelivered = Date.now();
       // In-flight claims of the dead process come back when their lease ends (timeout + margin).
       const stats = await waitForIdle(second, 90_000);
-      expect(stats).toEqual({ pending: 0, dead: 0, oldestPendingAgeMs: null });
+      expect(stats).toEqual({ pending: 0, dead: 0, inFlight: 0, oldestPendingAgeMs: null });
       expectSameIdAndPayload(batch);
       const requests = batch.reduce((sum, m) => sum + receiver!.forEndToEndId(m.endToEndId).length, 0);
       const concluded = await client.request('GET', '/cobv?inicio=2000-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z&status=CONCLUIDA&paginacao.itensPorPagina=1');

@@ -140,7 +140,7 @@ describe('cash-in in local mode (sandbox payer, in-process transport)', () => {
     await delivered(e2e, 5, 500);
     expect((await call('POST', '/notifier/resend', {})).status).toBe(400);
     expect((await call('GET', '/notifier/notifications/not-an-id')).status).toBe(404);
-    expect((await call('GET', '/notifier/stats')).body).toEqual({ pending: 0, dead: 0, oldestPendingAgeMs: null });
+    expect((await call('GET', '/notifier/stats')).body).toEqual({ pending: 0, dead: 0, inFlight: 0, oldestPendingAgeMs: null });
   });
 
   it('sends nothing more for a key once its webhook is deleted, even for a notification already pending', async () => {

@@ -48,8 +48,10 @@ describe('notifier operator endpoints', () => {
     const r = await fetch(`${withToken!.base}/notifier/stats`, { headers: { authorization: `Bearer ${TOKEN}`, 'x-correlation-id': 'ops-check-42' } });
     expect(r.status).toBe(200);
     expect(r.headers.get('x-correlation-id')).toBe('ops-check-42');
-    for (const deadline = Date.now() + 5000; !withToken!.output().includes('[cid=ops-check-42]') && Date.now() < deadline; ) await new Promise((done) => setTimeout(done, 50));
-    expect(withToken!.output()).toMatch(/\[cid=ops-check-42\] GET \/notifier\/stats 200/);
+    // Production logs are JSON lines (LOG_FORMAT defaults to json): the access line carries the id as a field.
+    for (const deadline = Date.now() + 5000; !withToken!.output().includes('"correlationId":"ops-check-42"') && Date.now() < deadline; ) await new Promise((done) => setTimeout(done, 50));
+    const access = withToken!.output().split('\n').filter((l) => l.includes('"correlationId":"ops-check-42"')).map((l) => JSON.parse(l));
+    expect(access).toEqual([expect.objectContaining({ context: 'Access', msg: 'GET /notifier/stats 200 ' + access[0]?.durationMs?.toFixed(1) + 'ms', route: '/notifier/stats', status: 200 })]);
     expect(withToken!.output()).not.toContain(TOKEN);
   });
 

@@ -3,7 +3,7 @@ import { exitOnStartupFailure } from '@pix/observability';
 import { ConfigError, loadConfig, type AppConfig } from './config/config';
 import { startDatabase } from './infrastructure/database';
 import { tlsMode } from './http/tls';
-import { createApiApp } from './server';
+import { apiLogger, createApiApp } from './server';
 
 const TLS_STATES = {
   off: 'TLS off: plain HTTP (in production, terminate TLS in front of this process or set TLS_CERT_FILE/TLS_KEY_FILE)',
@@ -22,6 +22,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  Logger.overrideLogger(apiLogger(config)); // JSON from the first line in production
   const logger = new Logger('Main');
   const database = await startDatabase(config, (m) => logger.log(m));
   const app = await createApiApp({ config, databaseUrl: database.url });

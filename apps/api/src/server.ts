@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { correlationIdOf, CorrelatedLogger, installAccessLog, installRequestContext } from '@pix/observability';
+import { AppLogger, correlationIdOf, installAccessLog, installRequestContext, Metrics } from '@pix/observability';
 import { installHttpEdge, installStrictInput, withHttpEdge } from '@pix/http-edge';
 import { AppModule } from './app.module';
 import { authContextOf } from './auth/auth-context';
@@ -11,10 +11,18 @@ import { ProblemFilter, sendProblem } from './http/problem.filter';
 import { installAddressRateLimit, RateLimits } from './http/rate-limit';
 import { httpsOptions } from './http/tls';
 import type { InfrastructureOptions } from './infrastructure/infrastructure.module';
+import type { AppConfig } from './config/config';
+import { installApiMetrics } from './metrics/api-metrics';
+
+/** The API's logger: JSON lines or pretty ones (LOG_FORMAT), secrets and personal data scrubbed. */
+export const apiLogger = (config: AppConfig) => new AppLogger({ format: config.logFormat, level: config.logLevel, base: { service: 'pix-api' } });
 
 /** Builds the API on Fastify; the caller decides where it listens. */
 export async function createApiApp(options: InfrastructureOptions): Promise<NestFastifyApplication> {
   const { config } = options;
+  const metrics = new Metrics('pix-api');
+  // Deliveries (local mode runs the notifier here) are counted through the worker's observer.
+  options = { ...options, config: { ...config, delivery: { ...config.delivery, onAttempt: metrics.observeDelivery } } };
   // withHttpEdge: one trailing slash ignored, parser errors and closing answered as problems.
   const adapter = new FastifyAdapter(withHttpEdge({
     // TLS (and mTLS when a client CA is configured) is served here, not only at a proxy.
@@ -28,11 +36,8 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
     // A URL the router cannot decode still gets a problem body, never Fastify's own JSON.
     frameworkErrors: (error: Error, request: any, reply: any) => sendProblem(Object.assign(error, { statusCode: 400 }), request, reply, new Logger('HTTP')),
   }));
-  const levels = ['error', 'warn', 'log', 'debug'] as const;
-  const logLevels = levels.slice(0, { error: 1, warn: 2, info: 3, debug: 4 }[config.logLevel]);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
-    // Colour codes only for a terminal: log files and collectors get plain text.
-    logger: new CorrelatedLogger({ logLevels, colors: Boolean(process.stdout.isTTY) }),
+    logger: apiLogger(config),
     bufferLogs: false,
     bodyParser: false,
   });
@@ -54,7 +59,8 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
   installRequestContext(fastify);
   installHttpEdge(fastify);
   installAddressRateLimit(fastify, app.get(RateLimits));
-  if (config.logRequests) installAccessLog(fastify, { clientOf: (request) => authContextOf(request)?.clientId });
+  if (config.logRequests) installAccessLog(fastify, { clientOf: (request) => authContextOf(request)?.clientId, receiverOf: (request) => authContextOf(request)?.recebedor.id });
+  installApiMetrics(app, config, metrics);
   // The API speaks JSON only: any other media type (text, forms) is a 415 problem. Nest's own
   // parsers (which add forms) are off; JSON is read by the strict parser (duplicates, depth, NUL).
   fastify.removeContentTypeParser(['text/plain']);

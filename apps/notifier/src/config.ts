@@ -1,7 +1,8 @@
 import { loadDeliverySettings } from '@pix/messaging';
 import type { DeliveryConfig } from '@pix/webhook-delivery';
+import { loadObservabilitySettings, type ObservabilitySettings } from '@pix/observability';
 
-export interface NotifierConfig {
+export interface NotifierConfig extends ObservabilitySettings {
   port: number;
   host: string;
   kafkaBrokers: string[];
@@ -26,6 +27,7 @@ export function loadNotifierConfig(env: Record<string, string | undefined>): Not
   const delivery = loadDeliverySettings(env, problems);
   const operatorToken = env.NOTIFIER_OPERATOR_TOKEN || undefined;
   if (operatorToken && operatorToken.length < 24) problems.push('NOTIFIER_OPERATOR_TOKEN must be at least 24 characters (e.g. `openssl rand -hex 24`)');
+  const observability = loadObservabilitySettings(env, false, problems);
   if (problems.length > 0) throw new Error(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return {
     port,
@@ -36,5 +38,6 @@ export function loadNotifierConfig(env: Record<string, string | undefined>): Not
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,
     delivery,
     operatorToken,
+    ...observability,
   };
 }

@@ -5,7 +5,10 @@ import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Pool } from 'pg';
 import { HttpProblemFilter, installHttpEdge, installStrictInput, withHttpEdge } from '@pix/http-edge';
-import { correlationIdOf, CorrelatedLogger, exitOnStartupFailure, installAccessLog, installRequestContext } from '@pix/observability';
+import { NOTIFICATION_OUTBOX } from '@pix/messaging';
+import type { NotificationOutbox } from '@pix/webhook-delivery';
+import { AppLogger, correlationIdOf, exitOnStartupFailure, installAccessLog, installRequestContext, Metrics } from '@pix/observability';
+import { installNotifierMetrics } from './notifier-metrics';
 import { loadNotifierConfig, type NotifierConfig } from './config';
 import { joinKafkaInBackground, NotifierModule, openEventStore } from './notifier.module';
 
@@ -18,12 +21,16 @@ async function main(): Promise<void> {
     console.error((error as Error).message);
     process.exit(2);
   }
+  const appLogger = new AppLogger({ format: config.logFormat, level: 'info', base: { service: 'pix-notifier' } });
+  Logger.overrideLogger(appLogger);
   const logger = new Logger('Notifier');
+  const metrics = new Metrics('pix-notifier');
+  config = { ...config, delivery: { ...config.delivery, onAttempt: metrics.observeDelivery } };
   const pool = new Pool({ connectionString: config.databaseUrl, max: 20 });
   pool.on('error', () => undefined);
   const store = await openEventStore(config, pool);
   const app = await NestFactory.create<NestFastifyApplication>(NotifierModule.forRoot(config, store, pool), new FastifyAdapter(withHttpEdge({})), {
-    logger: new CorrelatedLogger({ colors: Boolean(process.stdout.isTTY) }),
+    logger: appLogger,
     // JSON is read by the strict parser installed below; Nest's own parsers would replace it.
     bodyParser: false,
   });
@@ -36,6 +43,7 @@ async function main(): Promise<void> {
   installStrictInput(fastify, { problemFor: () => ({ tipo: 'RequisicaoInvalida', root: 'body' }) });
   app.useGlobalFilters(new HttpProblemFilter());
   installAccessLog(fastify);
+  installNotifierMetrics(fastify, config, metrics, app.get<NotificationOutbox>(NOTIFICATION_OUTBOX));
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-correlation-id', correlationIdOf(request));
     reply.header('cache-control', 'no-store');

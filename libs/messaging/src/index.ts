@@ -5,3 +5,4 @@ export * from './notifier-intake';
 export * from './delivery-settings';
 export * from './notifier-core';
 export * from './notifications.controller';
+export * from './consumer-lag';

@@ -34,6 +34,8 @@ export interface DeliveryConfig {
   allowPrivateTargets?: boolean;
   /** Upper bound honoured for a receiver's Retry-After. Default 24 h. */
   maxRetryAfterMs?: number;
+  /** Told of every recorded attempt (the apps count them in their metrics); never throws into delivery. */
+  onAttempt?: (attempt: { outcome: 'delivered' | 'retry' | 'dead' | 'lease_lost'; latencyMs: number }) => void;
 }
 
 const S = 1000;

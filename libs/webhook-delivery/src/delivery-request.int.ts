@@ -97,7 +97,7 @@ describe('webhook delivery: the request, deduplication and cancellation', () => 
 
   it('stats report pending work and the age of the oldest undelivered notification', async () => {
     await waitFor('queue drained', async () => (await h.outbox.stats()).pending === 0);
-    expect(await h.outbox.stats()).toEqual({ pending: 0, dead: 0, oldestPendingAgeMs: null });
+    expect(await h.outbox.stats()).toEqual({ pending: 0, dead: 0, inFlight: 0, oldestPendingAgeMs: null });
     await h.stopWorkers();
     h.registrations.urls.set('key-stats', receiver.baseUrl);
     await h.outbox.enqueue(cashIn('key-stats'));

@@ -150,6 +150,11 @@ export class DeliveryWorker {
       maxRetryAfterMs: this.config.maxRetryAfterMs,
     });
     const applied = await recordAttempt(this.pool, claim, { at, url, ...result, outcome: decision.outcome, nextAttemptAt: decision.nextAttemptAt, finishedAt });
+    try {
+      this.config.onAttempt?.({ outcome: applied ? decision.outcome : 'lease_lost', latencyMs: result.latencyMs });
+    } catch {
+      /* an observer's failure is not the delivery's */
+    }
     const what = `webhook ${claim.id} attempt ${claim.attempt} to ${url ?? '(no url)'}: ${result.error ?? `HTTP ${result.statusCode}`} in ${Math.round(result.latencyMs)} ms`;
     if (!applied) this.logger.error(`${what}; lease lost (taken over or resent meanwhile), status left to its new holder`);
     else if (decision.outcome === 'delivered') this.logger.log(`${what}; delivered`);

@@ -77,6 +77,8 @@ export interface ResendSelector {
 export interface OutboxStats {
   pending: number;
   dead: number;
+  /** Pending notifications whose request is in flight now (claimed under an unexpired lease). */
+  inFlight: number;
   /** Age of the oldest undelivered notification; alert on it, a stalled sender shows here. */
   oldestPendingAgeMs: number | null;
 }

@@ -3,13 +3,14 @@ import { loadDeliverySettings } from '@pix/messaging';
 import type { DeliveryConfig } from '@pix/webhook-delivery';
 import { loadAuth, loadTls, type AuthConfig, type TlsConfig } from './access-config';
 import { loadPayloadSettings, type PayloadSettings } from './payload-config';
+import { loadObservabilitySettings, type ObservabilitySettings } from '@pix/observability';
 
 export type { AuthConfig, TlsConfig } from './access-config';
 export type { PayloadSettings, PayloadSigningConfig } from './payload-config';
 
 export type Mode = 'local' | 'production';
 
-export interface AppConfig {
+export interface AppConfig extends ObservabilitySettings {
   mode: Mode;
   host: string;
   port: number;
@@ -98,6 +99,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const auth = loadAuth(env, local, problems, int);
   const tls = loadTls(env, local, problems);
   const payload = loadPayloadSettings(env, local, problems);
+  const observability = loadObservabilitySettings(env, local, problems);
   if (auth.certificateBoundTokens && !tls?.clientCaFile) problems.push('AUTH_CERTIFICATE_BOUND_TOKENS=true needs mTLS (TLS_CERT_FILE, TLS_KEY_FILE and TLS_CLIENT_CA_FILE)');
   const rateLimit = { perSecond: int('RATE_LIMIT_PER_SECOND', 200, 0, 1_000_000), burst: int('RATE_LIMIT_BURST', 400, 1, 10_000_000) };
   const logRequests = env.LOG_REQUESTS ?? 'true';
@@ -126,6 +128,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     rateLimit,
     logRequests: logRequests === 'true',
     payload,
+    ...observability,
   };
 }
 

@@ -1,0 +1,95 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Seconds: from a fast local query to a webhook receiver near its time-out. */
+const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** One sample of a gauge that is read when Prometheus scrapes. Label values must be bounded. */
+export interface GaugeSample {
+  labels?: Record<string, string>;
+  value: number;
+}
+
+/**
+ * One process's Prometheus registry and the series both apps share (prom-client). Libraries do
+ * not import it: the apps hand them plain callbacks (an append hook, a delivery observer) that
+ * record here. Names carry their unit (`_seconds`, `_total`); no label ever holds a txid, key,
+ * URL or receiver id.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly httpRequests: Counter<'method' | 'route' | 'status'>;
+  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  readonly appends: Counter<'store' | 'outcome'>;
+  readonly appendDuration: Histogram<'store' | 'outcome'>;
+  readonly deliveryAttempts: Counter<'outcome'>;
+  readonly deliveryDuration: Histogram<'outcome'>;
+  readonly tokensIssued: Counter<string>;
+  readonly tokensRefused: Counter<'error'>;
+  readonly rateLimitRefusals: Counter<'limit'>;
+  private readonly collectErrors: Counter<'collector'>;
+
+  constructor(service: string) {
+    this.registry.setDefaultLabels({ service });
+    collectDefaultMetrics({ register: this.registry });
+    const r = [this.registry];
+    this.httpRequests = new Counter({ name: 'pix_http_requests_total', help: 'HTTP requests answered, by route template, method and status.', labelNames: ['method', 'route', 'status'], registers: r });
+    this.httpDuration = new Histogram({ name: 'pix_http_request_duration_seconds', help: 'Time to answer an HTTP request.', labelNames: ['method', 'route', 'status'], buckets: LATENCY_BUCKETS, registers: r });
+    this.appends = new Counter({ name: 'pix_event_store_appends_total', help: 'Appends to the event store by outcome (ok, conflict: wrong expected revision, duplicate, error).', labelNames: ['store', 'outcome'], registers: r });
+    this.appendDuration = new Histogram({ name: 'pix_event_store_append_duration_seconds', help: 'Time one append to the event store took.', labelNames: ['store', 'outcome'], buckets: LATENCY_BUCKETS, registers: r });
+    this.deliveryAttempts = new Counter({ name: 'pix_webhook_delivery_attempts_total', help: 'Webhook delivery attempts by outcome (delivered, retry, dead, lease_lost).', labelNames: ['outcome'], registers: r });
+    this.deliveryDuration = new Histogram({ name: 'pix_webhook_delivery_duration_seconds', help: 'Time a webhook receiver took to answer one attempt.', labelNames: ['outcome'], buckets: LATENCY_BUCKETS, registers: r });
+    this.tokensIssued = new Counter({ name: 'pix_oauth_tokens_issued_total', help: 'Access tokens issued by POST /oauth/token.', registers: r });
+    this.tokensRefused = new Counter({ name: 'pix_oauth_tokens_refused_total', help: 'Token requests refused, by OAuth2 error code.', labelNames: ['error'], registers: r });
+    this.rateLimitRefusals = new Counter({ name: 'pix_rate_limit_refusals_total', help: 'Requests refused with 429, by limit (client or address).', labelNames: ['limit'], registers: r });
+    this.collectErrors = new Counter({ name: 'pix_metrics_collect_errors_total', help: 'Scrape-time reads that failed (the series is left empty for that scrape).', labelNames: ['collector'], registers: r });
+  }
+
+  /**
+   * A gauge whose samples are read at scrape time (a database count, a lag). A read that fails
+   * or takes longer than `timeoutMs` leaves the series empty and counts an error: one slow
+   * dependency never fails the whole scrape.
+   */
+  scrapedGauge(name: string, help: string, labelNames: string[], read: () => Promise<GaugeSample[]> | GaugeSample[], timeoutMs = 2000): void {
+    const errors = this.collectErrors;
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        try {
+          const samples = await withTimeout(Promise.resolve(read()), timeoutMs);
+          for (const s of samples) this.set(s.labels ?? {}, s.value);
+        } catch {
+          errors.inc({ collector: name });
+        }
+      },
+    });
+  }
+
+  /** The append hook the event store's callers are wrapped with. */
+  observeAppend(store: string, outcome: string, durationMs: number): void {
+    this.appends.inc({ store, outcome });
+    this.appendDuration.observe({ store, outcome }, durationMs / 1000);
+  }
+
+  /** The delivery worker's observer (DeliveryConfig.onAttempt). */
+  observeDelivery = (attempt: { outcome: string; latencyMs: number }): void => {
+    this.deliveryAttempts.inc({ outcome: attempt.outcome });
+    this.deliveryDuration.observe({ outcome: attempt.outcome }, attempt.latencyMs / 1000);
+  };
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([promise, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), ms)))]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,46 @@
+import { PassThrough } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
+import { AppLogger } from './pino-logger';
+import { inRequestContext } from './request-context';
+import { scrubText } from './scrub';
+
+function capture(format: 'json' | 'pretty' = 'json') {
+  const out = new PassThrough();
+  const lines: string[] = [];
+  out.on('data', (d) => lines.push(...String(d).split('\n').filter(Boolean)));
+  return { logger: new AppLogger({ format, level: 'debug', base: { service: 'test' }, destination: out }), lines };
+}
+
+describe('AppLogger', () => {
+  it('writes one JSON object per line with time, level, msg, context and the correlation id', async () => {
+    const { logger, lines } = capture();
+    await inRequestContext({ headers: { 'x-correlation-id': 'cid-7' } } as unknown as FastifyRequest, async () => logger.log({ msg: 'GET /x 200 1.0ms', route: '/x', durationMs: 1 }, 'Access'));
+    logger.warn('outside', 'Main');
+    const [first, second] = lines.map((l) => JSON.parse(l));
+    expect(first).toMatchObject({ level: 'info', msg: 'GET /x 200 1.0ms', context: 'Access', correlationId: 'cid-7', route: '/x', durationMs: 1, service: 'test' });
+    expect(new Date(first.time).toISOString()).toBe(first.time);
+    expect(second).toMatchObject({ level: 'warn', msg: 'outside', context: 'Main' });
+    expect(second.correlationId).toBeUndefined();
+  });
+
+  it('takes secrets, tokens, CPF/CNPJ and names out of messages, stacks and fields', () => {
+    const { logger, lines } = capture();
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
+    logger.error(`auth Bearer abc.def-ghi failed for client_secret=s3cr3t-value, cpf 529.982.247-25 / 52998224725, cnpj 11.222.333/0001-81 and 11222333000181 and 12ABC34501DE35 token ${jwt}`, `Error: x\n    at password="hunter2hunter2"`, 'HTTP');
+    logger.log({ msg: 'body', devedor: { cpf: '52998224725', nome: 'Fulano Secreto' }, headers: { authorization: 'Basic Zm9vOmJhcg==' } }, 'X');
+    const all = lines.join('\n');
+    for (const secret of ['abc.def-ghi', 's3cr3t-value', '529.982.247-25', '52998224725', '11.222.333/0001-81', '11222333000181', '12ABC34501DE35', jwt, 'hunter2hunter2', 'Fulano Secreto', 'Zm9vOmJhcg==']) expect(all).not.toContain(secret);
+    expect(JSON.parse(lines[0]).msg).toContain('[cpf]');
+  });
+
+  it('keeps ordinary numbers, txids and route lines intact', () => {
+    expect(scrubText('PUT /v2/cobv/omwslozcwst5kbpl1dae0000000000 201 34.2ms client=e2e-client')).toBe('PUT /v2/cobv/omwslozcwst5kbpl1dae0000000000 201 34.2ms client=e2e-client');
+    expect(scrubText('POST /oauth/token 200 3.0ms')).toBe('POST /oauth/token 200 3.0ms');
+  });
+
+  it('prints readable lines in pretty mode', () => {
+    const { logger, lines } = capture('pretty');
+    logger.log('hello', 'Main');
+    expect(lines[0]).toMatch(/INFO.*\[Main\] hello$/);
+  });
+});
