@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post, Query } from '@nestjs/common';
+import { ProblemError } from '@pix/contracts';
 import type { NotificationOutbox } from '@pix/webhook-delivery';
 import { parseResendBody } from './resend-request';
 
@@ -6,16 +7,25 @@ import { parseResendBody } from './resend-request';
 export const NOTIFICATION_OUTBOX = Symbol('NotificationOutbox');
 
 /**
- * Operator endpoints for notifications (the notifier app, and the API in local mode): one
- * notification with its attempt log, stats, and resends that keep each notification's id.
+ * Operator endpoints for notifications (the notifier app, and the API in local mode): the newest
+ * notifications and one notification, each with its attempt log, stats, and resends that keep
+ * each notification's id.
  */
 @Controller('notifier')
 export class NotificationsController {
-  constructor(@Inject(NOTIFICATION_OUTBOX) private readonly outbox: Pick<NotificationOutbox, 'stats' | 'get' | 'attempts' | 'resend'>) {}
+  constructor(@Inject(NOTIFICATION_OUTBOX) private readonly outbox: Pick<NotificationOutbox, 'stats' | 'get' | 'attempts' | 'resend' | 'recent'>) {}
 
   @Get('stats')
   stats() {
     return this.outbox.stats();
+  }
+
+  /** The newest notifications first, with their attempts: `limit` 1 to 200, default 50. */
+  @Get('notifications')
+  async list(@Query('limit') limit: unknown) {
+    const n = limit === undefined ? 50 : typeof limit === 'string' && /^[0-9]{1,3}$/.test(limit) ? Number(limit) : 0;
+    if (n < 1 || n > 200) throw new ProblemError('RequisicaoInvalida', 'limit deve ser um inteiro de 1 a 200.', [{ razao: 'limit deve ser um inteiro de 1 a 200.', propriedade: 'limit' }]);
+    return { notificacoes: await this.outbox.recent(n) };
   }
 
   @Get('notifications/:id')

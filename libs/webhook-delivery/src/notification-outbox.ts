@@ -93,19 +93,28 @@ export class NotificationOutbox {
     return rows.map(toAttempt);
   }
 
+  /** The newest notifications (by creation, at most `limit`), each with its attempt log oldest first. */
+  async recent(limit: number): Promise<(OutboxNotification & { attempts: DeliveryAttempt[] })[]> {
+    const { rows } = await this.pool.query(`SELECT ${NOTIFICATION_COLUMNS} FROM webhook_outbox ORDER BY created_at DESC, id LIMIT $1`, [limit]);
+    if (rows.length === 0) return [];
+    const logged = await this.pool.query(
+      `SELECT notification_id, attempt, attempted_at, url, status_code, latency_ms, error, outcome
+         FROM webhook_outbox_attempts WHERE notification_id = ANY($1::uuid[]) ORDER BY seq`,
+      [rows.map((r) => r.id)],
+    );
+    return rows.map((r) => ({ ...toNotification(r), attempts: logged.rows.filter((a) => a.notification_id === r.id).map(toAttempt) }));
+  }
+
   async stats(): Promise<OutboxStats> {
     const { rows } = await this.pool.query(
       `SELECT (SELECT count(*) FROM webhook_outbox WHERE status = 'pending')::int AS pending,
               (SELECT count(*) FROM webhook_outbox WHERE status = 'dead')::int AS dead,
-              (SELECT count(*) FROM webhook_outbox WHERE status = 'pending' AND lease_until > $1)::int AS in_flight,
               (SELECT min(pending_since) FROM webhook_outbox WHERE status = 'pending') AS oldest`,
-      [this.clock.now()],
     );
     const oldest: Date | null = rows[0].oldest;
     return {
       pending: rows[0].pending,
       dead: rows[0].dead,
-      inFlight: rows[0].in_flight,
       oldestPendingAgeMs: oldest ? Math.max(0, this.clock.now().getTime() - oldest.getTime()) : null,
     };
   }
