@@ -109,12 +109,15 @@ export class NotificationOutbox {
     const { rows } = await this.pool.query(
       `SELECT (SELECT count(*) FROM webhook_outbox WHERE status = 'pending')::int AS pending,
               (SELECT count(*) FROM webhook_outbox WHERE status = 'dead')::int AS dead,
+              (SELECT count(*) FROM webhook_outbox WHERE status = 'pending' AND lease_until > $1)::int AS in_flight,
               (SELECT min(pending_since) FROM webhook_outbox WHERE status = 'pending') AS oldest`,
+      [this.clock.now()],
     );
     const oldest: Date | null = rows[0].oldest;
     return {
       pending: rows[0].pending,
       dead: rows[0].dead,
+      inFlight: rows[0].in_flight,
       oldestPendingAgeMs: oldest ? Math.max(0, this.clock.now().getTime() - oldest.getTime()) : null,
     };
   }
