@@ -30,6 +30,20 @@ export class PspCore {
     return this.publishRaw(message.chave, JSON.stringify(message));
   }
 
+  /**
+   * Sends again after each failure (broker down) until the broker acknowledges or `timeoutMs`
+   * passes, as a PSP's core retries; a resend may duplicate, which consumers absorb by endToEndId.
+   */
+  async publishUntilAcknowledged(message: PixRecebidoMessage, timeoutMs: number): Promise<void> {
+    for (const deadline = Date.now() + timeoutMs; ; await new Promise((r) => setTimeout(r, 250))) {
+      try {
+        return await this.publish(message);
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+      }
+    }
+  }
+
   /** Any bytes under any key (invalid messages included). */
   async publishRaw(key: string, value: string): Promise<void> {
     await this.producer.send({ topic: CASH_IN_TOPIC, acks: -1, messages: [{ key, value, headers: { 'content-type': 'application/json' } }] });

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Pool } from 'pg';
+import { KAFKA_RETRY } from '@pix/messaging';
 import { HttpProblemFilter, installHttpEdge, installStrictInput, withHttpEdge } from '@pix/http-edge';
 import { NOTIFICATION_OUTBOX } from '@pix/messaging';
 import type { NotificationOutbox } from '@pix/webhook-delivery';
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
   app.connectMicroservice<MicroserviceOptions>({
     transport: Transport.KAFKA,
     options: {
-      client: { clientId: 'pix-notifier', brokers: config.kafkaBrokers },
+      client: { clientId: 'pix-notifier', brokers: config.kafkaBrokers, retry: KAFKA_RETRY },
       consumer: { groupId: config.groupId },
       postfixId: '',
       subscribe: { fromBeginning: true },

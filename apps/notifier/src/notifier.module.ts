@@ -1,6 +1,7 @@
-import { Controller, Get, Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type INestApplication, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Controller, Get, Inject, Injectable, Logger, Module, Res, type BeforeApplicationShutdown, type DynamicModule, type INestApplication, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { Ctx, EventPattern, KafkaContext, Payload } from '@nestjs/microservices';
+import type { FastifyReply } from 'fastify';
 import { Pool } from 'pg';
 import { CASH_IN_TOPIC } from '@pix/contracts';
 import { EVENT_STORE_MIGRATION, EventStoreDbEventStore, migrate, PostgresEventStore, type EventStore } from '@pix/event-store';
@@ -47,6 +48,15 @@ class CashInConsumer implements BeforeApplicationShutdown {
   }
 }
 
+/** A probe never waits longer than this for the database. */
+const PROBE_TIMEOUT_MS = 2000;
+
+/**
+ * Probes, open without a token. `live`: the process answers. `ready` (and `/health`, its alias):
+ * the database answers, so cash-ins can be taken into the outbox and delivered; 503 with
+ * Retry-After while it does not. The consumer group joins in the background and is reported.
+ * The age of the oldest undelivered notification is the number to alert on.
+ */
 @Controller('health')
 class HealthController {
   constructor(
@@ -54,19 +64,45 @@ class HealthController {
     @Inject(KAFKA_STATE) private readonly kafka: KafkaState,
   ) {}
 
-  /** The age of the oldest undelivered notification is the number to alert on. */
+  @Get('live')
+  live() {
+    return { status: 'ok' };
+  }
+
   @Get()
-  async health() {
-    return { status: 'ok', kafka: { consumer: this.kafka.consumer }, notifications: await this.core.outbox.stats() };
+  health(@Res({ passthrough: true }) reply: FastifyReply) {
+    return this.ready(reply);
+  }
+
+  @Get('ready')
+  async ready(@Res({ passthrough: true }) reply: FastifyReply) {
+    const kafka = { consumer: this.kafka.consumer };
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('database probe timed out')), PROBE_TIMEOUT_MS)));
+    try {
+      return { status: 'ok', database: 'up', kafka, notifications: await Promise.race([this.core.outbox.stats(), timeout]) };
+    } catch {
+      // No error text: this endpoint is open, and the message would name internal addresses.
+      void reply.status(503).header('retry-after', '2');
+      return { status: 'unavailable', database: 'unreachable', kafka };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
 
 @Injectable()
-class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+class Lifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(
     @Inject(CORE) private readonly core: NotifierCore,
     @Inject(DEAD_LETTERS) private readonly deadLetters: Producer,
+    @Inject(KAFKA_STATE) private readonly kafka: KafkaState,
   ) {}
+
+  /** No more joining attempts once shutting down. */
+  beforeApplicationShutdown(): void {
+    this.kafka.consumer = 'stopped';
+  }
 
   onApplicationBootstrap() {
     return this.core.start();
@@ -116,27 +152,41 @@ export async function openEventStore(config: NotifierConfig, pool: Pool): Promis
  * Creates the topics and starts the Kafka consumer after HTTP is up, retrying with capped
  * backoff while the broker is unreachable: a restart never waits for the group to rebalance
  * away a killed member's session (tens of seconds), and a broker outage at start-up is survived.
+ * kafkajs restarts a consumer itself after retriable failures (a broker outage); after a
+ * non-retriable one it stops for good, so this closes the server and joins again.
  */
 export function joinKafkaInBackground(app: INestApplication & { startAllMicroservices(): Promise<unknown>; getMicroservices(): { unwrap<T>(): T }[] }, config: NotifierConfig): void {
   const logger = new Logger('Kafka');
   const state = app.get<KafkaState>(KAFKA_STATE);
-  void (async () => {
+  // Nest keeps the Kafka server behind the microservice; close() disconnects its client so a retry starts clean.
+  const server = (app.getMicroservices()[0] as unknown as { serverInstance: { close(): Promise<void> } }).serverInstance;
+  const join = async (): Promise<void> => {
     for (let delay = 500; state.consumer !== 'stopped'; delay = Math.min(delay * 2, 10_000)) {
       try {
         await ensureCashInTopics(createKafka(config.kafkaBrokers, 'pix-notifier-admin'));
         await app.startAllMicroservices();
+        const [, consumer] = app.getMicroservices()[0].unwrap<[unknown, Consumer]>();
+        consumer.on(consumer.events.GROUP_JOIN, () => {
+          if (state.consumer !== 'joined') logger.log(`consumer group ${config.groupId}: joined`);
+          state.consumer = 'joined';
+        });
+        consumer.on(consumer.events.CRASH, (e) => {
+          if (state.consumer === 'stopped') return;
+          state.consumer = 'joining';
+          logger.error(`consumer group ${config.groupId}: ${e.payload.error.message}; ${e.payload.restart ? 'kafkajs restarts it' : 'starting it again'}`);
+          if (!e.payload.restart) void server.close().catch(() => undefined).then(join);
+        });
         state.consumer = 'joined';
         logger.log(`consumer group ${config.groupId}: joined`);
-        const [, consumer] = app.getMicroservices()[0].unwrap<[unknown, Consumer]>();
-        consumer.on(consumer.events.GROUP_JOIN, () => (state.consumer = 'joined'));
-        consumer.on(consumer.events.CRASH, () => (state.consumer = 'joining'));
         return;
       } catch (error) {
         logger.error(`consumer group ${config.groupId}: cannot start (${(error as Error).message}); retrying in ${delay} ms`);
+        await server.close().catch(() => undefined);
         await new Promise((r) => setTimeout(r, delay));
       }
     }
-  })();
+  };
+  void join();
 }
 
 async function connectWithRetry(producer: Producer, logger: Logger): Promise<void> {

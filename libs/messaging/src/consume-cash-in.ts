@@ -27,30 +27,40 @@ export interface ConsumeDeps {
 export async function consumeCashIn(message: RawMessage, handler: CashInHandler, deps: ConsumeDeps): Promise<void> {
   const parsed = parsePixRecebidoMessage(message.value);
   if (!parsed.value) {
-    await deps.deadLetters.send({
-      topic: CASH_IN_DEAD_LETTER_TOPIC,
-      acks: -1,
-      messages: [
-        {
-          key: message.key ?? null,
-          value: message.value,
-          headers: {
-            'dlt-reason': parsed.error ?? 'invalid',
-            'dlt-consumer': deps.consumerName,
-            'dlt-source': `${message.topic}/${message.partition}/${message.offset}`,
+    const send = () =>
+      deps.deadLetters.send({
+        topic: CASH_IN_DEAD_LETTER_TOPIC,
+        acks: -1,
+        messages: [
+          {
+            key: message.key ?? null,
+            value: message.value,
+            headers: {
+              'dlt-reason': parsed.error ?? 'invalid',
+              'dlt-consumer': deps.consumerName,
+              'dlt-source': `${message.topic}/${message.partition}/${message.offset}`,
+            },
           },
-        },
-      ],
-    });
+        ],
+      });
+    // The offset is committed only once the dead letter is stored: a broker outage is waited out.
+    await retrying(send, `dead-lettering ${message.topic}/${message.partition}/${message.offset}`, deps);
     deps.logger.error(`${deps.consumerName}: message ${message.topic}/${message.partition}/${message.offset} is invalid (${parsed.error}); sent to ${CASH_IN_DEAD_LETTER_TOPIC}`);
     return;
   }
+  const pix = parsed.value;
+  await retrying(() => handler(pix), `handling ${pix.endToEndId}`, deps);
+}
+
+/** Runs `work` until it succeeds, backing off (capped at 30 s); gives up only on shutdown. */
+async function retrying(work: () => Promise<unknown>, what: string, deps: ConsumeDeps): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await handler(parsed.value);
+      await work();
+      return;
     } catch (error) {
       if (deps.stopped()) throw error;
-      deps.logger.error(`${deps.consumerName}: handling ${parsed.value.endToEndId} failed (attempt ${attempt}); retrying: ${error instanceof Error ? error.message : String(error)}`);
+      deps.logger.error(`${deps.consumerName}: ${what} failed (attempt ${attempt}); retrying: ${error instanceof Error ? error.message : String(error)}`);
       // Back off in short slices so a shutdown is not held up by a long wait.
       for (const until = Date.now() + Math.min(30_000, 100 * 2 ** Math.min(attempt, 9)); Date.now() < until && !deps.stopped(); ) await new Promise((r) => setTimeout(r, 100));
     }

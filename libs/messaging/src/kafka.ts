@@ -3,8 +3,16 @@ import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
 import type { CashInHandler, CashInPublisher } from './cash-in-bus';
 import { consumeCashIn } from './consume-cash-in';
 
+/**
+ * kafkajs's retries, each wait capped at 3 s (its default grows to 30 s), about 50 s in all: a
+ * consumer rides out a broker restart with its group membership intact (a consumer that crashes
+ * meanwhile rejoins as a new member, which waits for the old member's session to time out) and
+ * resumes within seconds of the broker's return. Past that, kafkajs restarts it anyway.
+ */
+export const KAFKA_RETRY = { retries: 20, initialRetryTime: 300, maxRetryTime: 3000 };
+
 export function createKafka(brokers: string[], clientId: string): Kafka {
-  return new Kafka({ clientId, brokers, logLevel: logLevel.ERROR, retry: { retries: 8 } });
+  return new Kafka({ clientId, brokers, logLevel: logLevel.ERROR, retry: KAFKA_RETRY });
 }
 
 /** Creates the cash-in topic and its dead-letter topic when missing (idempotent). */
@@ -25,7 +33,9 @@ export class KafkaCashInPublisher implements CashInPublisher {
   private readonly producer: Producer;
 
   constructor(kafka: Kafka) {
-    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    // A request publishing while the broker is down fails within seconds (the caller answers 503)
+    // instead of holding the request for kafkajs's default minute of retries.
+    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, retry: { retries: 5, maxRetryTime: 2000 } });
   }
 
   connect(): Promise<void> {
@@ -76,9 +86,13 @@ export class KafkaCashInConsumer {
       if (this.state !== 'joined') this.logger.log(`consumer group ${this.groupId}: joined`);
       this.state = 'joined';
     });
+    const consumer = this.consumer;
     this.consumer.on(this.consumer.events.CRASH, (e) => {
       this.state = this.stopping ? 'stopped' : 'joining';
-      this.logger.error(`consumer group ${this.groupId}: ${e.payload.error.message}; ${e.payload.restart ? 'rejoining' : 'not restarting'}`);
+      if (this.stopping) return;
+      this.logger.error(`consumer group ${this.groupId}: ${e.payload.error.message}; ${e.payload.restart ? 'kafkajs restarts it' : 'starting it again'}`);
+      // kafkajs gives up for good after a non-retriable error: start a fresh consumer (and DLT producer).
+      if (!e.payload.restart && this.consumer === consumer) void this.deadLetters?.disconnect().catch(() => undefined).then(() => this.startInBackground());
     });
     await this.consumer.connect();
     await this.consumer.subscribe({ topic: CASH_IN_TOPIC, fromBeginning: true });
