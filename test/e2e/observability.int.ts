@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
 import { createTestDatabase, type TestDatabase } from '@pix/testing';
 import { freePort, startApiProcess, TEST_CLIENT, type ApiProcess } from '../support/api-process';
 import { newTxid, validCobV } from '../support/api-harness';
+import { startNotifierProcess, type NotifierProcess } from '../support/notifier-process';
 
 // The API as production runs it (its own process, LOG_FORMAT defaulting to json, METRICS_TOKEN):
 // requests carrying a client secret, bearer tokens, a CPF, a CNPJ and a payer's name, on success
@@ -45,6 +49,31 @@ describe('production logs and metrics', () => {
     // Prometheus text format: comments, or `name{labels} value`.
     for (const line of text.split('\n').filter(Boolean)) expect(line).toMatch(/^(# (HELP|TYPE) [a-z_:][a-z0-9_:]* .*|[a-z_:][a-z0-9_:]*(\{([a-z_][a-z0-9_]*="([^"\\]|\\.)*",?)*\})? -?[0-9.e+-]+|[a-z_:][a-z0-9_:]*(\{.*\})? (NaN|\+Inf|-Inf))$/i);
     expect(text).toContain('process_cpu_seconds_total');
+  });
+
+  it('exposes every series the Grafana dashboard and the alert rules in docker/ use (API and notifier together)', async () => {
+    let notifier: NotifierProcess | undefined;
+    let notifierText: string;
+    try {
+      const port = await freePort();
+      notifier = await startNotifierProcess({ DATABASE_URL: db.url, KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:19092', NOTIFIER_PORT: String(port), METRICS_TOKEN }, false);
+      const url = `http://127.0.0.1:${port}/metrics`;
+      expect((await fetch(url)).status).toBe(401);
+      const r = await fetch(url, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      expect(r.status).toBe(200);
+      notifierText = await r.text();
+      expect(notifierText).toMatch(/pix_webhook_notifications_pending\{service="pix-notifier"\} 0/);
+      expect(notifierText).toMatch(/pix_webhook_oldest_pending_age_seconds\{service="pix-notifier"\} 0/);
+    } finally {
+      await notifier?.stop();
+    }
+    const text = (await metricsText()) + notifierText;
+    const dashboard = readFileSync(path.join(__dirname, '../../docker/grafana/pix-dashboard.json'), 'utf8');
+    const alerts = parse(readFileSync(path.join(__dirname, '../../docker/prometheus/alerts.yml'), 'utf8')) as { groups: { rules: { alert: string; expr: string }[] }[] };
+    expect(alerts.groups[0].rules.map((r) => r.alert)).toEqual(expect.arrayContaining(['PixProjectionLagging', 'PixOldestNotificationPending', 'PixDeadNotifications', 'PixHttp5xxRate']));
+    const used = new Set([...(dashboard + alerts.groups.flatMap((g) => g.rules.map((r) => r.expr)).join(' ')).matchAll(/\b((?:pix|process|nodejs)_[a-z0-9_]+)/g)].map((m) => m[1].replace(/_(bucket|sum|count)$/, '')));
+    const exposed = new Set([...text.matchAll(/^# TYPE (\S+)/gm)].map((m) => m[1]));
+    expect([...used].filter((name) => !exposed.has(name))).toEqual([]);
   });
 
   it('logs JSON lines without secrets, tokens, documents or names, on success and refusal paths', async () => {
