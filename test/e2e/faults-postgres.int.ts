@@ -1,14 +1,21 @@
 import { Client } from 'pg';
+import type { PixRecebidoMessage } from '@pix/contracts';
 import { newTxid, validCobV } from '../support/api-harness';
 import { freePort, startApiProcess, type ApiProcess } from '../support/api-process';
-import { lockKafka } from '../support/kafka-client';
+import { cashIn, contractClient, inPool, PRODUCTION_KEY } from '../support/cash-in-fixtures';
+import { PspCore } from '../support/kafka-client';
 import { startNotifierProcess, type NotifierProcess } from '../support/notifier-process';
 import { startOwnPostgres, type OwnPostgres } from '../support/own-postgres';
+import { Receiver, selfSignedCertificate } from '../support/receiver';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startKafka } = require('../../tools/kafka/kafka.js') as { startKafka(o: { port: number }): Promise<{ brokers: string; stop(): Promise<void> }> };
 
 jest.setTimeout(120_000);
 
 /** After PostgreSQL accepts connections again, every API serves writes within this bound. */
 const RECOVERY_BOUND_MS = 10_000;
+/** After PostgreSQL is back, every cash-in published before or during the outage is settled and notified within this bound. */
+const CASH_IN_BOUND_MS = 20_000;
 const OUTAGE_MS = 4000;
 
 interface Outcome {
@@ -25,28 +32,47 @@ const alive = (p: { child: { exitCode: number | null; signalCode: string | null 
 
 describe('faults: PostgreSQL killed with SIGKILL under load and restarted', () => {
   let pg: OwnPostgres;
+  // A broker of our own: consumer groups and topics start empty (no other suite's backlog, no lock).
+  let kafka: { brokers: string; stop(): Promise<void> };
+  let tls: ReturnType<typeof selfSignedCertificate>;
+  let receiver: Receiver;
+  let psp: PspCore;
   const apis: ApiProcess[] = [];
   const notifiers: NotifierProcess[] = [];
 
-  let unlock: (() => void) | undefined;
   beforeAll(async () => {
-    pg = await startOwnPostgres();
-    const kafka = process.env.KAFKA_BROKERS;
-    if (kafka) unlock = await lockKafka(kafka.split(','), 600_000);
-    for (let i = 0; i < 2; i++) apis.push(await startApiProcess(pg.url, await freePort()));
+    [pg, kafka] = await Promise.all([startOwnPostgres(), startKafka({ port: 0 })]);
+    tls = selfSignedCertificate();
+    receiver = await Receiver.start({ tls });
+    for (let i = 0; i < 2; i++) apis.push(await startApiProcess(pg.url, await freePort(), { KAFKA_BROKERS: kafka.brokers }));
     // The notifiers' claim loops and stores hold pooled clients when the server dies (they used to exit).
-    const group = `faults-pg-${Date.now()}`; // both notifiers share one group, as in production
-    if (kafka)
-      for (let i = 0; i < 2; i++)
-        notifiers.push(await startNotifierProcess({ DATABASE_URL: pg.url, KAFKA_BROKERS: kafka, NOTIFIER_PORT: String(await freePort()), NOTIFIER_GROUP_ID: group, WEBHOOK_POLL_MS: '50' }));
-  }, 720_000);
+    for (let i = 0; i < 2; i++)
+      notifiers.push(await startNotifierProcess({ DATABASE_URL: pg.url, KAFKA_BROKERS: kafka.brokers, NOTIFIER_PORT: String(await freePort()), WEBHOOK_POLL_MS: '50', WEBHOOK_CA: tls.caPath }));
+    psp = await PspCore.connect([kafka.brokers]);
+  }, 120_000);
   afterAll(async () => {
+    await psp?.disconnect().catch(() => undefined);
     for (const p of [...apis, ...notifiers]) await p.kill();
+    await receiver?.close();
+    await kafka?.stop();
     await pg?.stop();
-    unlock?.();
-  });
+    tls?.remove();
+  }, 60_000);
 
-  it('no process exits, the outage answers 503 ServicoIndisponivel (never 500), writes resume within the bound, every 2xx write is stored exactly once', async () => {
+  it('no process exits, the outage answers 503 ServicoIndisponivel (never 500), writes resume within the bound, every 2xx write is stored exactly once, every cash-in settled and notified once', async () => {
+    const client = contractClient(apis[0].base, apis[0].headers());
+    expect((await client.request('PUT', `/webhook/${PRODUCTION_KEY}`, { webhookUrl: `${receiver.url}/hook` })).status).toBe(200);
+    const txids = await inPool(Array.from({ length: 30 }), 6, (_, i) => contractClient(apis[i % 2].base, apis[i % 2].headers()).charge());
+    // Cash-ins before, during and after the outage (the broker is up: each is acknowledged at once).
+    const published: PixRecebidoMessage[] = [];
+    const publish = async (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const message = cashIn(txids[published.length]);
+        await psp.publish(message);
+        published.push(message);
+      }
+    };
+    await publish(10);
     const outcomes: Outcome[] = [];
     let loading = true;
     const put = async (api: number) => {
@@ -75,11 +101,14 @@ describe('faults: PostgreSQL killed with SIGKILL under load and restarted', () =
     await sleep(1500);
     const killedAt = Date.now();
     await pg.kill();
+    await publish(10);
     await sleep(OUTAGE_MS / 2);
     const readyDuring = await Promise.all(apis.map((a) => fetch(`${a.base.replace(/\/v2$/, '')}/health/ready`).then((r) => r.status)));
+    const notifiersDuring = await Promise.all(notifiers.flatMap((n) => ['/health', '/health/ready'].map((p) => fetch(`${n.base}${p}`).then((r) => `${r.status} ${r.headers.get('retry-after')}`))));
     await sleep(OUTAGE_MS / 2);
     await pg.restart();
     const restartedAt = Date.now();
+    await publish(10);
     const recoveredIn: number[] = [];
     for (let api = 0; api < apis.length; api++) {
       for (;;) {
@@ -107,6 +136,8 @@ describe('faults: PostgreSQL killed with SIGKILL under load and restarted', () =
     expect([...kinds.keys()].sort()).toEqual(['201', '503 ServicoIndisponivel']);
     expect(outcomes.filter((o) => o.status === 503 && o.at >= killedAt && o.at < restartedAt).length).toBeGreaterThan(0);
     expect(readyDuring).toEqual([503, 503]);
+    expect(notifiersDuring).toEqual(Array(4).fill('503 2'));
+    for (const n of notifiers) expect((await fetch(`${n.base}/health/ready`)).status).toBe(200);
     // Writes resume within the bound on every instance, and readiness says so.
     expect(recoveredIn).toHaveLength(2);
     for (const ms of recoveredIn) expect(ms).toBeLessThan(RECOVERY_BOUND_MS);
@@ -127,6 +158,27 @@ describe('faults: PostgreSQL killed with SIGKILL under load and restarted', () =
     } finally {
       await c.end();
     }
+    // Every cash-in settled exactly once and notified once, within the bound after the restart.
+    const e2es = published.map((m) => m.endToEndId);
+    const settledOf = async () => {
+      const c2 = new Client({ connectionString: pg.url });
+      await c2.connect();
+      try {
+        return (await c2.query<{ e2e: string; n: number }>(`SELECT data->'pix'->>'endToEndId' AS e2e, count(*)::int AS n FROM es_events WHERE event_type = 'CobVConcluida' AND data->'pix'->>'endToEndId' = ANY($1) GROUP BY 1`, [e2es])).rows;
+      } finally {
+        await c2.end();
+      }
+    };
+    let settled = await settledOf();
+    for (; settled.length < e2es.length && Date.now() - restartedAt < CASH_IN_BOUND_MS; await sleep(250)) settled = await settledOf();
+    const settledInMs = Date.now() - restartedAt;
+    await receiver.waitUntil(() => e2es.every((e) => receiver.forEndToEndId(e).length > 0), Math.max(0, restartedAt + CASH_IN_BOUND_MS - Date.now()), 'every cash-in notified');
+    const notifiedInMs = Math.max(...e2es.map((e) => receiver.forEndToEndId(e)[0].receivedAt)) - restartedAt;
+    await sleep(1000); // a duplicate delivery would arrive now
+    expect(settled.filter((r) => r.n !== 1)).toEqual([]);
+    expect(settled.map((r) => r.e2e).sort()).toEqual([...e2es].sort());
+    expect(e2es.filter((e) => receiver.forEndToEndId(e).length !== 1)).toEqual([]);
+    console.log(JSON.stringify({ cashIns: e2es.length, settledAllInMs: settledInMs, notifiedAllInMs: notifiedInMs }));
     // The LISTEN connections came back, said once each way.
     for (const a of apis) {
       expect(a.output().match(/LISTEN connection lost/g)?.length).toBe(1);
