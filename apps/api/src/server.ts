@@ -13,6 +13,8 @@ import { httpsOptions } from './http/tls';
 import type { InfrastructureOptions } from './infrastructure/infrastructure.module';
 import type { AppConfig } from './config/config';
 import { installApiMetrics } from './metrics/api-metrics';
+import { installApiDocs } from './docs/docs-routes';
+import { collectServedRoutes } from './docs/served-routes';
 
 /** The API's logger: JSON lines or pretty ones (LOG_FORMAT), secrets and personal data scrubbed. */
 export const apiLogger = (config: AppConfig) => new AppLogger({ format: config.logFormat, level: config.logLevel, base: { service: 'pix-api' } });
@@ -54,6 +56,7 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
   });
   app.useGlobalFilters(new ProblemFilter());
   const fastify = app.getHttpAdapter().getInstance();
+  const served = collectServedRoutes(fastify);
   // Order matters: the context first (so every later log line has the correlation id), then the
   // edge's refusals (closing, ambiguous headers) and the address bucket, before any body is read.
   installRequestContext(fastify);
@@ -61,6 +64,7 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
   installAddressRateLimit(fastify, app.get(RateLimits));
   if (config.logRequests) installAccessLog(fastify, { clientOf: (request) => authContextOf(request)?.clientId, receiverOf: (request) => authContextOf(request)?.recebedor.id });
   installApiMetrics(app, config, metrics);
+  installApiDocs(fastify, served, config);
   // The API speaks JSON only: any other media type (text, forms) is a 415 problem. Nest's own
   // parsers (which add forms) are off; JSON is read by the strict parser (duplicates, depth, NUL).
   fastify.removeContentTypeParser(['text/plain']);
@@ -72,7 +76,8 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'no-referrer');
-    reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+    // A route that serves a page (the local sandbox dashboard) sets its own policy; all else gets none.
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
     if (config.tls) reply.header('strict-transport-security', 'max-age=31536000');
   });
   return app;
