@@ -27,6 +27,8 @@ COPY --from=build /app/dist ./dist
 # tools/launch.js resolves the compiled entry point and the @pix/* aliases (tsconfig.base.json).
 COPY package.json tsconfig.base.json ./
 COPY tools ./tools
+# GET /openapi.json is built from the vendored official contract at run time.
+COPY libs/contracts/spec ./libs/contracts/spec
 USER node
 EXPOSE 8080
 # The slim image has neither curl nor wget: Node 20's global fetch does the probe.
