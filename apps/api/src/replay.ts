@@ -4,6 +4,7 @@ import { EventStoreDbEventStore, PostgresEventStore, startEmbeddedPostgres, type
 import { PROJECTIONS, replayProjection } from '@pix/read-models';
 import { ConfigError, loadConfig } from './config/config';
 import { runningLocalDatabaseUrl } from './infrastructure/database';
+import { replayReporter } from './replay-progress';
 
 /**
  * Operator command: rebuild a read model from the first event while the API keeps serving.
@@ -37,16 +38,12 @@ async function main(): Promise<void> {
     ? EventStoreDbEventStore.fromConnectionString(config.eventStoreConnectionString)
     : await PostgresEventStore.create({ pool, listen: false });
   const started = Date.now();
-  let lastPrint = 0;
-  console.log(`[replay ${name}] rebuilding ${projection.table} from the first event (${store.name}); the API keeps serving the current table`);
-  const result = await replayProjection(store, pool, projection, {
-    onProgress: (p) => {
-      if (p.phase === 'rebuilding' && Date.now() - lastPrint < 1000) return;
-      lastPrint = Date.now();
-      console.log(`[replay ${name}] ${p.phase}: ${p.events} events, ${p.eventsPerSecond} events/s, position ${p.position ?? '-'}`);
-    },
-  });
-  console.log(`[replay ${name}] done: ${result.events} events in ${((Date.now() - started) / 1000).toFixed(1)} s; ${projection.table} switched atomically`);
+  // The total for the bar and its ETA: counted on PostgreSQL; EventStoreDB's $all has no cheap count.
+  const total = store.name === 'postgresql' ? Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM es_events')).rows[0].n) : undefined;
+  console.log(`[replay ${name}] rebuilding ${projection.table} from the first event (${store.name}${total !== undefined ? `, ${total} events` : ''}); the API keeps serving the current table`);
+  const progress = replayReporter(name, total);
+  const result = await replayProjection(store, pool, projection, { onProgress: (p) => progress.update(p.events, p.eventsPerSecond) });
+  progress.done(`[replay ${name}] done: ${result.events} events in ${((Date.now() - started) / 1000).toFixed(1)} s; ${projection.table} switched atomically`);
   await store.close();
   await pool.end();
   await stopEmbedded?.();
