@@ -1,3 +1,4 @@
+import Table from 'cli-table3';
 import { parseArgs } from 'node:util';
 import { isDomainError, PIX_SCOPES, type DadosRecebedor, type Recebedor } from '@pix/domain';
 import type { AccessContext } from '../access-streams';
@@ -71,7 +72,7 @@ export async function runAdmin(argv: string[], ctx: AccessContext, out: (line: s
         return EXIT.ok;
       }
       case 'receiver list':
-        for (const r of await listReceivers(ctx)) out(describe(r));
+        out(table(['id', 'nome', 'documento', 'cidade', 'chaves Pix'], (await listReceivers(ctx)).map((r) => [r.id, r.nomeFantasia ? `${r.nome} (${r.nomeFantasia})` : r.nome, r.cnpj ? `CNPJ ${r.cnpj}` : `CPF ${r.cpf}`, `${r.cidade}-${r.uf}`, r.chaves.join('\n') || '(none)'])));
         return EXIT.ok;
       case 'key add':
       case 'key remove': {
@@ -102,7 +103,7 @@ export async function runAdmin(argv: string[], ctx: AccessContext, out: (line: s
         out(`client ${need('id')} disabled; its tokens stop working within AUTH_CACHE_MS`);
         return EXIT.ok;
       case 'client list':
-        for (const c of await listClients(ctx)) out(`${c.clientId}  receiver ${c.recebedorId}  ${c.enabled ? 'enabled' : 'DISABLED'}  generation ${c.generation}  scopes ${c.scopes.join(' ')}`);
+        out(table(['client_id', 'receiver', 'status', 'generation', 'scopes'], (await listClients(ctx)).map((c) => [c.clientId, c.recebedorId, c.enabled ? 'enabled' : 'DISABLED', String(c.generation), c.scopes.join(' ')])));
         return EXIT.ok;
       default:
         throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
@@ -123,4 +124,11 @@ export async function runAdmin(argv: string[], ctx: AccessContext, out: (line: s
 function describe(r: Recebedor): string {
   const doc = r.cnpj ? `CNPJ ${r.cnpj}` : `CPF ${r.cpf}`;
   return `${r.id}: ${r.nome}${r.nomeFantasia ? ` (${r.nomeFantasia})` : ''}, ${doc}, ${r.logradouro}, ${r.cidade}-${r.uf}, CEP ${r.cep}; keys: ${r.chaves.length > 0 ? r.chaves.join(', ') : '(none)'}`;
+}
+
+/** A list as a table (cli-table3), without colour codes: the output may go to a file. */
+function table(head: string[], rows: string[][]): string {
+  const t = new Table({ head, style: { head: [], border: [] } });
+  t.push(...rows);
+  return t.toString();
 }
