@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import type { PixRecebidoMessage } from '@pix/contracts';
+import { createKafka, KAFKA_PUBLISH_RETRY, KafkaCashInPublisher } from '@pix/messaging';
 import { createTestDatabase, type TestDatabase } from '@pix/testing';
 import { newTxid, validCobV } from '../support/api-harness';
 import { freePort, startApiProcess, type ApiProcess } from '../support/api-process';
@@ -9,6 +10,7 @@ import { cashIn, contractClient, inPool, PRODUCTION_KEY } from '../support/cash-
 import { PspCore } from '../support/kafka-client';
 import { startNotifierProcess, type NotifierProcess } from '../support/notifier-process';
 import { Receiver, selfSignedCertificate } from '../support/receiver';
+import { toProblem } from '../../apps/api/src/http/problem-mapping';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startKafka } = require('../../tools/kafka/kafka.js') as { startKafka(o: { port: number }): Promise<OwnKafka> };
 
@@ -40,6 +42,7 @@ describe('faults: Kafka broker killed with SIGKILL under load and restarted', ()
   let tls: ReturnType<typeof selfSignedCertificate>;
   let receiver: Receiver;
   let psp: PspCore;
+  let ours: KafkaCashInPublisher; // the API's own publisher (the sandbox payer's)
   const apis: ApiProcess[] = [];
   const notifiers: NotifierProcess[] = [];
 
@@ -55,9 +58,12 @@ describe('faults: Kafka broker killed with SIGKILL under load and restarted', ()
         await startNotifierProcess({ DATABASE_URL: db.url, ...env, NOTIFIER_PORT: String(await freePort()), WEBHOOK_CA: tls.caPath, WEBHOOK_POLL_MS: '50', WEBHOOK_RETRY_SCHEDULE: '200ms,500ms,1s' }),
       );
     psp = await PspCore.connect([kafka.brokers]);
+    ours = new KafkaCashInPublisher(createKafka([kafka.brokers], 'test-api-publisher', KAFKA_PUBLISH_RETRY)); // as the API makes it
+    await ours.connect();
   }, 120_000);
   afterAll(async () => {
     await psp?.disconnect().catch(() => undefined);
+    await ours?.disconnect().catch(() => undefined);
     for (const p of [...apis, ...notifiers]) await p.kill();
     await receiver?.close();
     await kafka?.stop();
@@ -69,7 +75,7 @@ describe('faults: Kafka broker killed with SIGKILL under load and restarted', ()
     const client = contractClient(apis[0].base, apis[0].headers());
     expect((await client.request('PUT', `/webhook/${PRODUCTION_KEY}`, { webhookUrl: `${receiver.url}/hook` })).status).toBe(200);
     // Charges for the cash-ins, spread over both instances.
-    const txids = await inPool(Array.from({ length: 60 }), 6, (_, i) => contractClient(apis[i % 2].base, apis[i % 2].headers()).charge());
+    const txids = await inPool(Array.from({ length: 61 }), 6, (_, i) => contractClient(apis[i % 2].base, apis[i % 2].headers()).charge());
 
     // Writes that do not need Kafka, all along.
     const writes: { at: number; status: number | 'no answer' }[] = [];
@@ -101,10 +107,22 @@ describe('faults: Kafka broker killed with SIGKILL under load and restarted', ()
 
     const killedAt = Date.now();
     await kafka.kill('SIGKILL');
+    // Our own publisher with the broker down fails fast with a kafkajs error, which a request answers
+    // 503 ServicoIndisponivel with Retry-After (never a 2xx for a cash-in that was not published).
+    const ourMessage = cashIn(txids[60]);
+    const ourStarted = Date.now();
+    const ourAttempt = ours.publish(ourMessage).then(
+      () => ({ failure: undefined as unknown, ms: Date.now() - ourStarted }),
+      (failure: unknown) => ({ failure, ms: Date.now() - ourStarted }),
+    );
     for (let i = 0; i < 20; i++, await sleep(DEAD_MS / 20)) publishOne();
+    const { failure: ourFailure, ms: ourFailedInMs } = await ourAttempt;
     await kafka.restart();
     const backAt = Date.now();
     for (let i = 0; i < 20; i++, await sleep(100)) publishOne();
+    // The client retries after the 503: the same publisher, broker back, publishes it.
+    await ours.publish(ourMessage);
+    published.push(ourMessage);
     await Promise.all(sends);
     const outageWrites = writes.filter((w) => w.at >= killedAt && w.at < backAt);
 
@@ -129,7 +147,7 @@ describe('faults: Kafka broker killed with SIGKILL under load and restarted', ()
 
     const settledAll = Math.max(...settled.map((r) => r.last.getTime())) - backAt;
     const notifiedAll = Math.max(...e2es.map((e) => receiver.forEndToEndId(e)[0]?.receivedAt ?? Infinity)) - backAt;
-    const report = { published: published.length, failedSends: failed.length, outageMs: backAt - killedAt, writesDuringOutage: outageWrites.length, settledAllInMs: settledAll, notifiedAllInMs: notifiedAll };
+    const report = { ourPublishFailedInMs: ourFailedInMs, published: published.length, failedSends: failed.length, outageMs: backAt - killedAt, writesDuringOutage: outageWrites.length, settledAllInMs: settledAll, notifiedAllInMs: notifiedAll };
     console.log(JSON.stringify(report));
     // FAULTS_KAFKA_LOGS=<folder>: the processes' logs, to see how each consumer rode the outage out.
     const logs = process.env.FAULTS_KAFKA_LOGS;
@@ -142,7 +160,14 @@ describe('faults: Kafka broker killed with SIGKILL under load and restarted', ()
     expect([...new Set(writes.map((w) => w.status))]).toEqual([201]);
     // The PSP's sends all went through once the broker was back.
     expect(failed).toEqual([]);
-    expect(published).toHaveLength(60);
+    expect(published).toHaveLength(61);
+    const problem = toProblem(ourFailure, 'c');
+    expect({ failedFast: ourFailedInMs < 15_000, status: problem.status, type: problem.body.type, retryAfter: problem.headers?.['retry-after'] }).toEqual({
+      failedFast: true,
+      status: 503,
+      type: 'https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel',
+      retryAfter: '2',
+    });
     // Every cash-in settled exactly once, and notified once (one notification id, one delivery).
     expect(settled.filter((r) => r.n !== 1)).toEqual([]);
     expect(settled.map((r) => r.e2e).sort()).toEqual([...e2es].sort());

@@ -11,8 +11,15 @@ import { consumeCashIn } from './consume-cash-in';
  */
 export const KAFKA_RETRY = { retries: 20, initialRetryTime: 300, maxRetryTime: 3000 };
 
-export function createKafka(brokers: string[], clientId: string): Kafka {
-  return new Kafka({ clientId, brokers, logLevel: logLevel.ERROR, retry: KAFKA_RETRY });
+/**
+ * For a client that publishes while a request waits (the sandbox payer): with the broker down the
+ * send fails within seconds and the request is answered 503, rather than held for a minute.
+ * Connecting uses the client's retry, so this must be the client's, not only the producer's.
+ */
+export const KAFKA_PUBLISH_RETRY = { retries: 5, initialRetryTime: 300, maxRetryTime: 2000 };
+
+export function createKafka(brokers: string[], clientId: string, retry = KAFKA_RETRY): Kafka {
+  return new Kafka({ clientId, brokers, logLevel: logLevel.ERROR, retry });
 }
 
 /** Creates the cash-in topic and its dead-letter topic when missing (idempotent). */
@@ -33,9 +40,8 @@ export class KafkaCashInPublisher implements CashInPublisher {
   private readonly producer: Producer;
 
   constructor(kafka: Kafka) {
-    // A request publishing while the broker is down fails within seconds (the caller answers 503)
-    // instead of holding the request for kafkajs's default minute of retries.
-    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, retry: { retries: 5, maxRetryTime: 2000 } });
+    // Give it a client made with KAFKA_PUBLISH_RETRY when a request waits for the send.
+    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   }
 
   connect(): Promise<void> {

@@ -3,7 +3,7 @@ import type { Kafka } from 'kafkajs';
 import type { Pool } from 'pg';
 import type { PixRecebidoMessage } from '@pix/contracts';
 import type { EventStore } from '@pix/event-store';
-import { createKafka, ensureCashInTopics, InProcessCashInBus, KafkaCashInConsumer, KafkaCashInPublisher, NotifierCore, type CashInPublisher } from '@pix/messaging';
+import { createKafka, ensureCashInTopics, InProcessCashInBus, KAFKA_PUBLISH_RETRY, KafkaCashInConsumer, KafkaCashInPublisher, NotifierCore, type CashInPublisher } from '@pix/messaging';
 import type { AppConfig } from '../config/config';
 import type { Readiness } from '../health/readiness';
 import { CONFIG, EVENT_STORE, READ_DB, READINESS } from '../infrastructure/tokens';
@@ -40,7 +40,8 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
     }
     if (this.config.kafkaBrokers.length > 0) {
       const kafka = createKafka(this.config.kafkaBrokers, 'pix-api');
-      const publisher = new KafkaCashInPublisher(kafka);
+      // Its own client: a sandbox request publishing while the broker is down gets its 503 in seconds.
+      const publisher = new KafkaCashInPublisher(createKafka(this.config.kafkaBrokers, 'pix-api-publisher', KAFKA_PUBLISH_RETRY));
       this.publisher = publisher;
       const consumers = [new KafkaCashInConsumer(kafka, 'pix-api-settlement', (m) => this.settle.handle(m), log)];
       if (this.notifier) consumers.push(new KafkaCashInConsumer(kafka, 'pix-notifier', this.notifier.handle, log));
