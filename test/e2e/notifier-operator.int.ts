@@ -58,7 +58,7 @@ describe('notifier operator endpoints', () => {
   it('reads resend bodies strictly: duplicates, NUL, unknown members and wrong shapes are 400 problems', async () => {
     const resend = async (body: string) => {
       const r = await fetch(`${withToken!.base}/notifier/resend`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body });
-      return { status: r.status, type: r.headers.get('content-type'), body: await r.json() };
+      return { status: r.status, type: r.headers.get('content-type'), body: (await r.json()) as any };
     };
     for (const body of ['{"endToEndIds":["E\\u0000"]}', '{"ids":[],"ids":["x"]}', '{"valueOf":1,"endToEndIds":["E12345678202611230000abcdefghijk"]}', '{"endToEndIds":"E1"}', '{"inicio":"ontem"}', '{}']) {
       const r = await resend(body);
