@@ -10,6 +10,7 @@ import { RateLimitGuard, RateLimits } from './http/rate-limit';
 import { LoteCobVModule } from './lotecobv/lotecobv.module';
 import { CashInModule } from './messaging/cash-in.module';
 import { PayloadModule } from './payload/payload.module';
+import { SandboxDashboardModule } from './sandbox/sandbox-dashboard.module';
 import { WebhookModule } from './webhook/webhook.module';
 import { InfrastructureModule, type InfrastructureOptions } from './infrastructure/infrastructure.module';
 
@@ -18,7 +19,7 @@ export class AppModule {
   static forRoot(options: InfrastructureOptions): DynamicModule {
     return {
       module: AppModule,
-      imports: [CqrsModule.forRoot(), InfrastructureModule.forRoot(options), AccessModule, CobVModule, LocModule, LoteCobVModule, WebhookModule, PayloadModule, CashInModule.forRoot(options.config.mode === 'local')],
+      imports: [CqrsModule.forRoot(), InfrastructureModule.forRoot(options), AccessModule, CobVModule, LocModule, LoteCobVModule, WebhookModule, PayloadModule, CashInModule.forRoot(options.config.mode === 'local'), ...(options.config.mode === 'local' ? [SandboxDashboardModule] : [])],
       controllers: [HealthController],
       // Guards run in this order: the rate limit needs the client the auth guard established.
       providers: [{ provide: APP_GUARD, useClass: AuthGuard }, RateLimits, { provide: APP_GUARD, useClass: RateLimitGuard }],

@@ -5,6 +5,8 @@ import { parseResendBody } from './resend-request';
 
 /** The app provides the outbox under this token (the notifier app, or the API in local mode). */
 export const NOTIFICATION_OUTBOX = Symbol('NotificationOutbox');
+/** What the operator endpoints use of the outbox (a delegate must provide all of it). */
+export type OperatorOutbox = Pick<NotificationOutbox, 'stats' | 'get' | 'attempts' | 'resend' | 'recent'>;
 
 /**
  * Operator endpoints for notifications (the notifier app, and the API in local mode): the newest
@@ -13,7 +15,7 @@ export const NOTIFICATION_OUTBOX = Symbol('NotificationOutbox');
  */
 @Controller('notifier')
 export class NotificationsController {
-  constructor(@Inject(NOTIFICATION_OUTBOX) private readonly outbox: Pick<NotificationOutbox, 'stats' | 'get' | 'attempts' | 'resend' | 'recent'>) {}
+  constructor(@Inject(NOTIFICATION_OUTBOX) private readonly outbox: OperatorOutbox) {}
 
   @Get('stats')
   stats() {

@@ -3,7 +3,7 @@ import type { Kafka } from 'kafkajs';
 import type { Pool } from 'pg';
 import type { PixRecebidoMessage } from '@pix/contracts';
 import type { EventStore } from '@pix/event-store';
-import { createKafka, ensureCashInTopics, InProcessCashInBus, KAFKA_PUBLISH_RETRY, KafkaCashInConsumer, KafkaCashInPublisher, NotifierCore, type CashInPublisher } from '@pix/messaging';
+import { createKafka, ensureCashInTopics, InProcessCashInBus, KAFKA_PUBLISH_RETRY, KafkaCashInConsumer, KafkaCashInPublisher, NotifierCore, type CashInPublisher, type OperatorOutbox } from '@pix/messaging';
 import type { AppConfig } from '../config/config';
 import type { Readiness } from '../health/readiness';
 import { CONFIG, EVENT_STORE, READ_DB, READINESS } from '../infrastructure/tokens';
@@ -88,11 +88,12 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
   }
 
   /** The notifier's outbox for the operator endpoints (local mode), resolved when used. */
-  readonly outbox = {
+  readonly outbox: OperatorOutbox = {
     stats: () => this.requireNotifier().outbox.stats(),
     get: (id: string) => this.requireNotifier().outbox.get(id),
     attempts: (id: string) => this.requireNotifier().outbox.attempts(id),
     resend: (selector: Parameters<NotifierCore['outbox']['resend']>[0]) => this.requireNotifier().outbox.resend(selector),
+    recent: (limit: number) => this.requireNotifier().outbox.recent(limit),
   };
 
   private requireNotifier(): NotifierCore {
