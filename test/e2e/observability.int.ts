@@ -74,7 +74,7 @@ describe('production logs and metrics', () => {
     const used = new Set([...(dashboard + alerts.groups.flatMap((g) => g.rules.map((r) => r.expr)).join(' ')).matchAll(/\b((?:pix|process|nodejs)_[a-z0-9_]+)/g)].map((m) => m[1].replace(/_(bucket|sum|count)$/, '')));
     const exposed = new Set([...text.matchAll(/^# TYPE (\S+)/gm)].map((m) => m[1]));
     expect([...used].filter((name) => !exposed.has(name))).toEqual([]);
-  });
+  }, 60_000);
 
   it('logs JSON lines without secrets, tokens, documents or names, on success and refusal paths', async () => {
     const basic = (secret: string) => `Basic ${Buffer.from(`${TEST_CLIENT.clientId}:${secret}`).toString('base64')}`;
