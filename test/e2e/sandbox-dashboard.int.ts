@@ -3,7 +3,7 @@ import path from 'node:path';
 import jsQR from 'jsqr';
 import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
-import { LOCAL_KEY, startApi, type RunningApi } from '../support/api-harness';
+import { LOCAL_KEY, newTxid, startApi, validCobV, type RunningApi } from '../support/api-harness';
 import { launchChromium } from '../support/chromium';
 import { Receiver } from '../support/receiver';
 
@@ -51,6 +51,9 @@ describe('sandbox dashboard (local mode, in Chromium)', () => {
     expect((await fetch(`${api.baseUrl}/notifier/notifications?limit=2&limit=3`)).status).toBe(400);
     const listed: any = await (await fetch(`${api.baseUrl}/notifier/notifications`)).json();
     expect([Object.keys(listed), Array.isArray(listed.notificacoes)]).toEqual([['notificacoes'], true]);
+    // A batch for the page to show: one request becomes a charge, the other (zero amount) is denied.
+    const cobsv = [{ txid: newTxid('lote'), ...validCobV({}, 10) }, { txid: newTxid('lote'), ...validCobV({ valor: { original: '0.00' } }, 10) }];
+    expect((await api.request('PUT', '/lotecobv/1', { descricao: 'Mensalidades de dezembro', cobsv })).status).toBe(202);
   });
 
   for (const width of [1280, 360]) {
@@ -67,6 +70,8 @@ describe('sandbox dashboard (local mode, in Chromium)', () => {
       await page.goto(`${api.baseUrl}/sandbox`);
       await expectText(page, '#live', /^Live/);
       expect(await page.locator('#client').textContent()).toContain(api.client.secret);
+
+      await expectText(page, '#batch-rows td[data-label="Progress"]', '2/2: 1 CRIADA, 1 NEGADA, 0 in process');
 
       // 1. The webhook, through its form.
       const hook = `${receiver.url}/hook-${width}`;
