@@ -94,12 +94,27 @@ function renderSession() {
   document.querySelector('#pay-form [name=data]').value = today();
 }
 
+/**
+ * The newest `n` items created in the last 30 days: lists come oldest first, so after the first
+ * page (which gives the count) the last page is read, and the one before when it is short.
+ */
+async function newest(path, member, n) {
+  const period = `inicio=${new Date(Date.now() - 30 * DAY).toISOString()}&fim=${new Date(Date.now() + DAY).toISOString()}&paginacao.itensPorPagina=${n}`;
+  const page = async (i) => {
+    const r = await call('GET', `${path}?${period}&paginacao.paginaAtual=${i}`);
+    if (!r.ok) throw new Error(`${path}: ${describe(r.body, r.status)}`);
+    return r.body;
+  };
+  const first = await page(0);
+  const pages = first.parametros.paginacao.quantidadeDePaginas;
+  if (pages <= 1) return first[member];
+  const last = await page(pages - 1);
+  const before = last[member].length < n ? (await page(pages - 2))[member] : [];
+  return [...before, ...last[member]].slice(-n);
+}
+
 async function refreshCharges() {
-  const inicio = new Date(Date.now() - 30 * DAY).toISOString();
-  const fim = new Date(Date.now() + DAY).toISOString();
-  const r = await call('GET', `/cobv?inicio=${inicio}&fim=${fim}&paginacao.itensPorPagina=100`);
-  if (!r.ok) throw new Error(`charges: ${describe(r.body, r.status)}`);
-  const cobs = r.body.cobs.sort((a, b) => (a.calendario.criacao < b.calendario.criacao ? 1 : -1)).slice(0, 25);
+  const cobs = (await newest('/cobv', 'cobs', 25)).sort((a, b) => (a.calendario.criacao < b.calendario.criacao ? 1 : -1));
   const day = today();
   await Promise.all(cobs.map(async (c) => {
     if (c.status === 'ATIVA' && c.location && !state.due.has(`${c.txid}/${c.revisao}/${day}`)) {
@@ -201,11 +216,7 @@ async function createCharge(event) {
 }
 
 async function refreshBatches() {
-  const inicio = new Date(Date.now() - 30 * DAY).toISOString();
-  const fim = new Date(Date.now() + DAY).toISOString();
-  const r = await call('GET', `/lotecobv?inicio=${inicio}&fim=${fim}&paginacao.itensPorPagina=20`);
-  if (!r.ok) throw new Error(`batches: ${describe(r.body, r.status)}`);
-  const lotes = r.body.lotes || [];
+  const lotes = (await newest('/lotecobv', 'lotes', 10)).reverse();
   show($('batch-rows'), JSON.stringify(lotes), () => (lotes.length === 0 ? h('tr', null, h('td', { colspan: 4 }, 'No batches (PUT /v2/lotecobv/{id} creates one).')) : lotes.map((l) => {
     const count = (s) => l.cobsv.filter((c) => c.status === s || (s === 'EM_PROCESSAMENTO' && c.status === 'EMPROCESSAMENTO')).length;
     const done = count('CRIADA') + count('NEGADA');
