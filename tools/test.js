@@ -98,12 +98,12 @@ async function startKafkaContainer() {
   return () => container.stop();
 }
 
-// The /docs test drives Debian's chromium through playwright-core (no browser download): install it
+// The /docs and /sandbox browser tests drive Debian's chromium through playwright-core (no browser download): install it
 // on a fresh machine when we may (root), otherwise that test says what to install.
 function ensureChromium() {
   if (existsSync('/usr/bin/chromium') || process.getuid?.() !== 0) return;
   for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'chromium']])
-    if (!step(`apt-get ${args.join(' ')} (chromium for the /docs test)`, 'apt-get', args)) return;
+    if (!step(`apt-get ${args.join(' ')} (chromium for the browser tests)`, 'apt-get', args)) return;
 }
 
 async function main() {

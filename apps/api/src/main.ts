@@ -35,6 +35,7 @@ async function main(): Promise<void> {
     logger.log(`receiver: ${r.nome}, ${r.cnpj ? `CNPJ ${r.cnpj}` : `CPF ${r.cpf}`}, ${r.logradouro}, ${r.cidade}-${r.uf}, CEP ${r.cep}; Pix key(s): ${r.chaves.join(', ')}`);
     logger.log(`OAuth2 client: client_id ${id}, client_secret ${secret} (every scope). Get a token:`);
     logger.log(`  curl -s -X POST ${base.slice(0, -config.basePath.length)}/oauth/token -u '${id}:${secret}' -d grant_type=client_credentials`);
+    logger.log(`sandbox dashboard: ${base.slice(0, -config.basePath.length)}/sandbox (charges, QR codes, the payer and the webhook log); API docs: ${base.slice(0, -config.basePath.length)}/docs`);
   } else logger.log('receivers and OAuth2 clients: npm run admin -- receiver create … / key add … / client create … (npm run admin for help)');
   logger.log(TLS_STATES[tlsMode(config.tls)]);
   logger.log(config.rateLimit.perSecond > 0 ? `rate limit: ${config.rateLimit.perSecond}/s per client and per address, bursts of ${config.rateLimit.burst}` : 'rate limit: off');
