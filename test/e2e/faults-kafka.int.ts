@@ -23,8 +23,12 @@ interface OwnKafka {
 
 jest.setTimeout(150_000);
 
-/** Once the restarted broker accepts requests, every cash-in is settled and notified within this bound. */
-const RECOVERY_BOUND_MS = 30_000;
+/**
+ * Once the restarted broker accepts requests, every cash-in is settled and notified within this
+ * bound: 2-4.5 s measured when the consumers rode the outage out; a consumer that crashed during it
+ * rejoins as a new member, and its group waits for the old member's session (15 s) to expire.
+ */
+const RECOVERY_BOUND_MS = 20_000;
 /** How long the broker stays dead before its restart begins (the JVM then takes ~5-12 s more). */
 const DEAD_MS = 3000;
 

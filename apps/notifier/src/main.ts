@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Pool } from 'pg';
-import { KAFKA_RETRY } from '@pix/messaging';
+import { CONSUMER_TIMEOUTS, KAFKA_RETRY } from '@pix/messaging';
 import { HttpProblemFilter, installHttpEdge, installStrictInput, withHttpEdge } from '@pix/http-edge';
 import { NOTIFICATION_OUTBOX } from '@pix/messaging';
 import type { NotificationOutbox } from '@pix/webhook-delivery';
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     transport: Transport.KAFKA,
     options: {
       client: { clientId: 'pix-notifier', brokers: config.kafkaBrokers, retry: KAFKA_RETRY },
-      consumer: { groupId: config.groupId },
+      consumer: { groupId: config.groupId, ...CONSUMER_TIMEOUTS },
       postfixId: '',
       subscribe: { fromBeginning: true },
       parser: { keepBinary: true },

@@ -39,7 +39,7 @@ class CashInConsumer implements BeforeApplicationShutdown {
   @EventPattern(CASH_IN_TOPIC)
   async onCashIn(@Payload() value: Buffer | null, @Ctx() context: KafkaContext): Promise<void> {
     const m = context.getMessage();
-    await consumeCashIn({ topic: context.getTopic(), partition: context.getPartition(), offset: m.offset, key: m.key, value }, this.core.handle, {
+    await consumeCashIn({ topic: context.getTopic(), partition: context.getPartition(), offset: m.offset, key: m.key, value, heartbeat: context.getHeartbeat() }, this.core.handle, {
       deadLetters: this.deadLetters,
       consumerName: 'pix-notifier',
       logger: { log: (s) => this.logger.log(s), error: (s) => this.logger.error(s) },

@@ -8,6 +8,8 @@ export interface RawMessage {
   offset: string;
   key?: Buffer | string | null;
   value: Buffer | string | null;
+  /** Keeps the consumer's group membership while a message is retried (kafkajs's `heartbeat`). */
+  heartbeat?: () => Promise<void>;
 }
 
 export interface ConsumeDeps {
@@ -44,16 +46,16 @@ export async function consumeCashIn(message: RawMessage, handler: CashInHandler,
         ],
       });
     // The offset is committed only once the dead letter is stored: a broker outage is waited out.
-    await retrying(send, `dead-lettering ${message.topic}/${message.partition}/${message.offset}`, deps);
+    await retrying(send, `dead-lettering ${message.topic}/${message.partition}/${message.offset}`, deps, message.heartbeat);
     deps.logger.error(`${deps.consumerName}: message ${message.topic}/${message.partition}/${message.offset} is invalid (${parsed.error}); sent to ${CASH_IN_DEAD_LETTER_TOPIC}`);
     return;
   }
   const pix = parsed.value;
-  await retrying(() => handler(pix), `handling ${pix.endToEndId}`, deps);
+  await retrying(() => handler(pix), `handling ${pix.endToEndId}`, deps, message.heartbeat);
 }
 
 /** Runs `work` until it succeeds, backing off (capped at 30 s); gives up only on shutdown. */
-async function retrying(work: () => Promise<unknown>, what: string, deps: ConsumeDeps): Promise<void> {
+async function retrying(work: () => Promise<unknown>, what: string, deps: ConsumeDeps, heartbeat?: () => Promise<void>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await work();
@@ -61,8 +63,13 @@ async function retrying(work: () => Promise<unknown>, what: string, deps: Consum
     } catch (error) {
       if (deps.stopped()) throw error;
       deps.logger.error(`${deps.consumerName}: ${what} failed (attempt ${attempt}); retrying: ${error instanceof Error ? error.message : String(error)}`);
-      // Back off in short slices so a shutdown is not held up by a long wait.
-      for (const until = Date.now() + Math.min(30_000, 100 * 2 ** Math.min(attempt, 9)); Date.now() < until && !deps.stopped(); ) await new Promise((r) => setTimeout(r, 100));
+      // Back off in short slices so a shutdown is not held up by a long wait; heartbeats keep the
+      // group from handing the partition to another member meanwhile (kafkajs sends one at most
+      // once per heartbeatInterval; a failed one, broker down, is for the next attempt to notice).
+      for (const until = Date.now() + Math.min(30_000, 100 * 2 ** Math.min(attempt, 9)); Date.now() < until && !deps.stopped(); ) {
+        await new Promise((r) => setTimeout(r, 100));
+        await heartbeat?.().catch(() => undefined);
+      }
     }
   }
 }

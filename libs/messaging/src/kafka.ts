@@ -12,6 +12,14 @@ import { consumeCashIn } from './consume-cash-in';
 export const KAFKA_RETRY = { retries: 20, initialRetryTime: 300, maxRetryTime: 3000 };
 
 /**
+ * Consumer group timings. A consumer that crashed while the broker was down (kafkajs restarts it)
+ * rejoins as a new member, and the group waits for the old member's session to expire before it
+ * hands out partitions again: 15 s instead of kafkajs's 30 s bounds that stall. Handlers that
+ * retry (database down) send heartbeats meanwhile, so a slow message does not cost the membership.
+ */
+export const CONSUMER_TIMEOUTS = { sessionTimeout: 15_000, heartbeatInterval: 1500 };
+
+/**
  * For a client that publishes while a request waits (the sandbox payer): with the broker down the
  * send fails within seconds and the request is answered 503, rather than held for a minute.
  * Connecting uses the client's retry, so this must be the client's, not only the producer's.
@@ -86,7 +94,7 @@ export class KafkaCashInConsumer {
     this.state = 'joining';
     this.deadLetters = this.kafka.producer();
     await this.deadLetters.connect();
-    this.consumer = this.kafka.consumer({ groupId: this.groupId });
+    this.consumer = this.kafka.consumer({ groupId: this.groupId, ...CONSUMER_TIMEOUTS });
     // kafkajs rejoins by itself after a broker outage or rebalance; the state follows it.
     this.consumer.on(this.consumer.events.GROUP_JOIN, () => {
       if (this.state !== 'joined') this.logger.log(`consumer group ${this.groupId}: joined`);
@@ -104,7 +112,7 @@ export class KafkaCashInConsumer {
     await this.consumer.subscribe({ topic: CASH_IN_TOPIC, fromBeginning: true });
     const deps = { deadLetters: this.deadLetters, consumerName: this.groupId, logger: this.logger, stopped: () => this.stopping };
     await this.consumer.run({
-      eachMessage: ({ topic, partition, message }) => consumeCashIn({ topic, partition, offset: message.offset, key: message.key, value: message.value }, this.handler, deps),
+      eachMessage: ({ topic, partition, message, heartbeat }) => consumeCashIn({ topic, partition, offset: message.offset, key: message.key, value: message.value, heartbeat }, this.handler, deps),
     });
   }
 
