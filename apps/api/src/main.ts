@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { exitOnStartupFailure } from '@pix/observability';
+import { exitOnStartupFailure, onShutdownSignals } from '@pix/observability';
 import { ConfigError, loadConfig, type AppConfig } from './config/config';
 import { startDatabase } from './infrastructure/database';
 import { tlsMode } from './http/tls';
@@ -41,14 +41,16 @@ async function main(): Promise<void> {
   logger.log(config.rateLimit.perSecond > 0 ? `rate limit: ${config.rateLimit.perSecond}/s per client and per address, bursts of ${config.rateLimit.burst}` : 'rate limit: off');
   if (config.delivery.allowPrivateTargets)
     logger.warn(`webhook URLs may point at localhost and private addresses${config.mode === 'local' ? ' (local mode); http allowed' : ' (WEBHOOK_ALLOW_PRIVATE_TARGETS=true)'}`);
-  const shutdown = async (signal: string) => {
-    logger.log(`${signal}: shutting down`);
-    await app.close();
-    await database.stop();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  onShutdownSignals({
+    drainMs: config.shutdownDrainMs,
+    log: (m) => logger.log(m),
+    warn: (m) => logger.warn(m),
+    // Nest closes the HTTP server first (new requests get 503, in-flight ones finish), then
+    // the batch processor, consumers and projections; the embedded database goes last, always.
+    steps: [() => app.close()],
+    finally: () => database.stop(),
+    exit: (code) => process.exit(code),
+  });
 }
 
 // Configuration and environment failures print one line and exit 2; bugs keep their stack.

@@ -8,7 +8,7 @@ import { CONSUMER_TIMEOUTS, KAFKA_RETRY } from '@pix/messaging';
 import { HttpProblemFilter, installHttpEdge, installStrictInput, withHttpEdge } from '@pix/http-edge';
 import { NOTIFICATION_OUTBOX } from '@pix/messaging';
 import type { NotificationOutbox } from '@pix/webhook-delivery';
-import { AppLogger, correlationIdOf, exitOnStartupFailure, installAccessLog, installRequestContext, Metrics } from '@pix/observability';
+import { AppLogger, correlationIdOf, exitOnStartupFailure, installAccessLog, installRequestContext, Metrics, onShutdownSignals } from '@pix/observability';
 import { installNotifierMetrics } from './notifier-metrics';
 import { loadNotifierConfig, type NotifierConfig } from './config';
 import { joinKafkaInBackground, NotifierModule, openEventStore } from './notifier.module';
@@ -65,15 +65,15 @@ async function main(): Promise<void> {
   logger.log(`notifier up: consumer group ${config.groupId} on ${config.kafkaBrokers.join(',')}; operator endpoints on :${config.port} (/health, /notifier/...)`);
   if (!config.operatorToken) logger.warn('operator endpoints (/notifier/...) are shut: set NOTIFIER_OPERATOR_TOKEN to use them');
   if (config.delivery.allowPrivateTargets) logger.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS=true: deliveries may reach private and loopback addresses');
-  const shutdown = async (signal: string) => {
-    logger.log(`${signal}: shutting down`);
-    await app.close();
-    await store.close();
-    await pool.end();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  onShutdownSignals({
+    drainMs: config.shutdownDrainMs,
+    log: (m) => logger.log(m),
+    warn: (m) => logger.warn(m),
+    // HTTP first, then the consumer (uncommitted offsets are read again by another member) and
+    // the delivery workers (requests in flight finish and are recorded; unfinished leases expire).
+    steps: [() => app.close(), () => store.close(), () => pool.end()],
+    exit: (code) => process.exit(code),
+  });
 }
 
 // Configuration and environment failures print one line and exit 2; bugs keep their stack.

@@ -10,3 +10,4 @@ export * from './service-metrics';
 export * from './scrub';
 export * from './pino-logger';
 export * from './observability-settings';
+export * from './graceful-shutdown';

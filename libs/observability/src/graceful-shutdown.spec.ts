@@ -1,0 +1,41 @@
+import { runShutdown, type ShutdownPlan } from './graceful-shutdown';
+
+const plan = (steps: ShutdownPlan['steps'], drainMs = 200) => {
+  const said: string[] = [];
+  let code: number | undefined;
+  const p: ShutdownPlan = { drainMs, steps, log: (m) => said.push(m), warn: (m) => said.push(`WARN ${m}`), exit: (c) => (code = c) };
+  return { p, said, code: () => code };
+};
+const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+describe('runShutdown', () => {
+  it('runs the steps in order and exits 0 when they finish within the drain time', async () => {
+    const order: string[] = [];
+    const s = plan([async () => void (await wait(20), order.push('http')), async () => void order.push('db')]);
+    await runShutdown(s.p, 'SIGTERM');
+    expect(order).toEqual(['http', 'db']);
+    expect(s.code()).toBe(0);
+    expect(s.said[0]).toMatch(/SIGTERM: shutting down \(drain up to 200 ms\)/);
+  });
+
+  it('exits 1 when the drain time runs out, without waiting for the rest, but still runs `finally`', async () => {
+    let reachedSecond = false;
+    let finalRan = false;
+    const s = plan([() => wait(1000), async () => void (reachedSecond = true)], 50);
+    s.p.finally = async () => void (finalRan = true);
+    const started = Date.now();
+    await runShutdown(s.p, 'SIGINT');
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(s.code()).toBe(1);
+    expect(reachedSecond).toBe(false);
+    expect(finalRan).toBe(true);
+    expect(s.said.join('\n')).toMatch(/drain time of 50 ms ran out/);
+  });
+
+  it('exits 1 when a step fails', async () => {
+    const s = plan([() => Promise.reject(new Error('pool gone'))]);
+    await runShutdown(s.p, 'SIGTERM');
+    expect(s.code()).toBe(1);
+    expect(s.said.join('\n')).toMatch(/pool gone/);
+  });
+});

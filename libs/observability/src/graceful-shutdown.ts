@@ -1,0 +1,59 @@
+/** What a process does to stop: each step in order (stop serving, drain, close stores). */
+export interface ShutdownPlan {
+  drainMs: number;
+  log(message: string): void;
+  warn(message: string): void;
+  steps: (() => Promise<void>)[];
+  /** Runs after the steps, and also when the drain time ran out (e.g. stopping an embedded database). */
+  finally?: () => Promise<void>;
+  exit(code: number): void;
+}
+
+/**
+ * SIGTERM or SIGINT: run the steps (the HTTP server first: it stops accepting and lets in-flight
+ * requests finish; consumers and workers then finish or release their work) and exit 0. If they
+ * take longer than the drain time, or a second signal comes, exit 1 at once: nothing is lost,
+ * because every unfinished piece of work is still stored (an unacknowledged message, a leased
+ * notification) and another instance takes it up when its lease ends.
+ */
+export function onShutdownSignals(plan: ShutdownPlan, signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT']): () => void {
+  let stopping = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      plan.warn(`${signal} again: exiting now`);
+      return plan.exit(1);
+    }
+    stopping = true;
+    void runShutdown(plan, signal);
+  };
+  for (const s of signals) process.on(s, handler);
+  return () => signals.forEach((s) => process.off(s, handler));
+}
+
+export async function runShutdown(plan: ShutdownPlan, reason: string): Promise<void> {
+  plan.log(`${reason}: shutting down (drain up to ${plan.drainMs} ms)`);
+  const started = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<'expired'>((resolve) => {
+    timer = setTimeout(() => resolve('expired'), plan.drainMs);
+    timer.unref();
+  });
+  const steps = (async () => {
+    for (const step of plan.steps) await step();
+    return 'done' as const;
+  })();
+  try {
+    const outcome = await Promise.race([steps, expired]);
+    clearTimeout(timer);
+    if (outcome === 'expired') plan.warn(`drain time of ${plan.drainMs} ms ran out: exiting with work in flight (it stays stored and is taken up again)`);
+    await plan.finally?.();
+    if (outcome === 'expired') return plan.exit(1);
+    plan.log(`stopped cleanly in ${Date.now() - started} ms`);
+    plan.exit(0);
+  } catch (error) {
+    clearTimeout(timer);
+    plan.warn(`shutdown step failed: ${(error as Error).message}`);
+    await plan.finally?.().catch(() => undefined);
+    plan.exit(1);
+  }
+}
