@@ -179,7 +179,9 @@ describe('faults: PostgreSQL killed with SIGKILL under load and restarted', () =
     expect(settled.map((r) => r.e2e).sort()).toEqual([...e2es].sort());
     expect(e2es.filter((e) => receiver.forEndToEndId(e).length !== 1)).toEqual([]);
     console.log(JSON.stringify({ cashIns: e2es.length, settledAllInMs: settledInMs, notifiedAllInMs: notifiedInMs }));
-    // The LISTEN connections came back, said once each way.
+    // The LISTEN connections came back, said once each way. Reconnection backs off up to 5 s
+    // between tries, so the last try may come that long after the restart: wait that long.
+    for (const deadline = restartedAt + 8000; Date.now() < deadline && !apis.every((a) => /LISTEN connection restored/.test(a.output())); ) await sleep(100);
     for (const a of apis) {
       expect(a.output().match(/LISTEN connection lost/g)?.length).toBe(1);
       expect(a.output().match(/LISTEN connection restored/g)?.length).toBe(1);
