@@ -139,8 +139,12 @@ describe('access administration over the event store', () => {
     expect(await run('client', 'disable')).toBe(2);
     expect(err.pop()).toMatch(/--id is required[\s\S]*usage: npm run admin/);
     expect(await run('receiver', 'create', '--bogus', 'x')).toBe(2);
+    expect(await run('client', 'scopes', '--id', 'erp3', '--scopes', 'pix.read,payloadlocation.read')).toBe(0);
+    expect(out.pop()).toMatch(/^client erp3: scopes pix\.read payloadlocation\.read;/);
+    expect(await run('client', 'scopes', '--id', 'erp3', '--scopes', 'pix.read,root')).toBe(1);
+    expect(err.pop()).toMatch(/refused \(ClienteInvalido\).*unknown scope/);
     expect(await run('client', 'list')).toBe(0);
     // A table (cli-table3): one row per client.
-    expect(out.pop()).toMatch(/^│ erp3 +│ loja3 +│ enabled +│ 2 +│ pix\.read +│$/m);
+    expect(out.pop()).toMatch(/^│ erp3 +│ loja3 +│ enabled +│ 2 +│ pix\.read payloadlocation\.read +│$/m);
   });
 });

@@ -2,7 +2,7 @@ import Table from 'cli-table3';
 import { parseArgs } from 'node:util';
 import { isDomainError, PIX_SCOPES, type DadosRecebedor, type Recebedor } from '@pix/domain';
 import type { AccessContext } from '../access-streams';
-import { addKey, createClient, createReceiver, disableClient, listClients, listReceivers, removeKey, rotateClientSecret } from './operations';
+import { addKey, createClient, createReceiver, disableClient, listClients, listReceivers, removeKey, rotateClientSecret, setClientScopes } from './operations';
 
 export const USAGE = `usage: npm run admin -- <command> [options]
 
@@ -13,6 +13,7 @@ export const USAGE = `usage: npm run admin -- <command> [options]
   key remove  --receiver <id> --key <pix key>
   client create --receiver <id> [--id <client id>] [--scopes <scope,scope,...>]
   client rotate-secret --id <client id>
+  client scopes --id <client id> --scopes <scope,scope,...>
   client disable --id <client id>
   client list
 
@@ -96,6 +97,11 @@ export async function runAdmin(argv: string[], ctx: AccessContext, out: (line: s
         const c = await rotateClientSecret(ctx, need('id'));
         out(`client ${c.clientId}: new secret (generation ${c.generation}); tokens issued before stop working within AUTH_CACHE_MS`);
         out(`  client_secret: ${c.secret}`);
+        return EXIT.ok;
+      }
+      case 'client scopes': {
+        const scopes = await setClientScopes(ctx, need('id'), need('scopes').split(',').map((x) => x.trim()).filter(Boolean));
+        out(`client ${need('id')}: scopes ${scopes.join(' ')}; tokens lose removed scopes within AUTH_CACHE_MS`);
         return EXIT.ok;
       }
       case 'client disable':
