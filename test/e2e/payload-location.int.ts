@@ -8,6 +8,7 @@ import { createResponseValidator, createTestDatabase, type TestDatabase } from '
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { newTxid, startApi, validCobV, type RunningApi } from '../support/api-harness';
+import { provisionAccess } from '../support/api-process';
 import { createCharge, problemTypeUri } from '../support/cobv-expect';
 import { makePayloadKeyFiles } from '../../apps/api/src/config/payload-keys.fixture';
 
@@ -196,6 +197,10 @@ describe('payload locations: what a payer’s bank reads', () => {
     expect(await qrcode(newTxid('none'), await api.tokenFor())).toMatchObject({ status: 404, body: { type: problemTypeUri('CobVNaoEncontrada') } });
     expect((await qrcode(txid)).status).toBe(401);
     expect((await qrcode(txid, await api.tokenFor({ scope: 'cobv.write' }))).status).toBe(403);
+    // Another receiver's client: the charge is not there for it (same txid space, other tenant).
+    const other = { clientId: 'qr-outra-loja', secret: 'qr-outra-loja-secret-0123456789' };
+    await provisionAccess(api.db.url, { receiver: { id: 'qr-outra', nome: 'Outra Loja Ltda', cnpj: '11222333000181', logradouro: 'Rua B, 2', cidade: 'Recife', uf: 'PE', cep: '50000000' }, chaves: ['financeiro@qr-outra.example'], client: other });
+    expect(await qrcode(txid, await api.tokenFor(other))).toMatchObject({ status: 404, body: { type: problemTypeUri('CobVNaoEncontrada') } });
   });
 
   describe('the sandbox payer pays like a bank', () => {

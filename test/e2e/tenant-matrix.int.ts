@@ -33,7 +33,7 @@ describe('access matrix: every endpoint, every kind of caller', () => {
   let db: Client;
   let otherToken: string;
   let expiredToken: string;
-  const a = { txid: newTxid('ma'), paidTxid: newTxid('mp'), loteId: String(Date.now() % 1_000_000_000), loteTxid: newTxid('ml'), e2eid: newE2e() };
+  const a = { txid: newTxid('ma'), paidTxid: newTxid('mp'), loteId: String(Date.now() % 1_000_000_000), loteTxid: newTxid('ml'), e2eid: newE2e(), locId: 0 };
 
   const events = async () => Number((await db.query('SELECT count(*)::int AS n FROM es_events')).rows[0].n);
   const asA = (method: string, path: string, body?: unknown) => api.request(method, path, body);
@@ -66,7 +66,9 @@ describe('access matrix: every endpoint, every kind of caller', () => {
     expiredToken = (await new TokenSigner(Buffer.from(TEST_TOKEN_KEY, 'hex'), () => new Date(Date.now() - 7_200_000)).sign({ sub, rid, scope, gen }, 3600)).token;
 
     // Receiver A's data: a charge, a batch, a webhook and a received Pix.
-    expect((await asA('PUT', `/cobv/${a.txid}`, validCobV())).status).toBe(201);
+    const created = await asA('PUT', `/cobv/${a.txid}`, validCobV());
+    expect(created.status).toBe(201);
+    a.locId = created.body.loc.id;
     expect((await asA('PUT', `/cobv/${a.paidTxid}`, validCobV())).status).toBe(201);
     expect((await asA('PUT', `/lotecobv/${a.loteId}`, loteBody('Lote A'))).status).toBe(202);
     await batchSettled();
@@ -120,6 +122,14 @@ describe('access matrix: every endpoint, every kind of caller', () => {
       otherTenant: (r) => {
         expect(r.status).toBe(200);
         expect(r.body.webhooks).toEqual([]);
+      },
+    },
+    { name: 'GET /loc/{id}', scope: 'payloadlocation.read', method: 'GET', path: () => `/loc/${a.locId}`, ok: 200, otherTenant: notFound('PayloadLocationNaoEncontrado') },
+    {
+      name: 'GET /loc', scope: 'payloadlocation.read', method: 'GET', path: () => `/loc?${WHOLE_TIME}`, ok: 200,
+      otherTenant: (r) => {
+        expect(r.status).toBe(200);
+        expect(r.body.loc).toEqual([]);
       },
     },
     { name: 'GET /pix/{e2eid}', scope: 'pix.read', method: 'GET', path: () => `/pix/${a.e2eid}`, ok: 200, otherTenant: notFound('PixNaoEncontrado') },
