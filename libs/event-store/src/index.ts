@@ -1,4 +1,6 @@
 export * from './port';
+export * from './typed';
+export * from './command-handler';
 export * from './subscribe';
 export * from './postgres';
 export * from './eventstoredb';

@@ -44,13 +44,37 @@ export interface ReadAllOptions {
   /** Exclusive: events strictly after this position. Omit to start at the beginning. */
   after?: GlobalPosition;
   maxCount: number;
+  /**
+   * Every committed event, without holding back those an older open transaction could still be
+   * followed by. Only for a reader that holds a lock keeping out every writer it cares about
+   * (an inline projection's catch-up or replay switch-over); adapters without such a fence ignore it.
+   */
+  unfenced?: boolean;
+}
+
+/** What an adapter can do beyond the port's minimum. */
+export interface StoreCapabilities {
+  /**
+   * Read models can be written in the append's own transaction (PostgreSQL): a 2xx then means
+   * the row is visible, with no waiting. Elsewhere the same projections run asynchronously.
+   */
+  inlineProjections: boolean;
+}
+
+export interface AppendOptions {
+  /**
+   * The stream's events as the caller read them to decide (the append is at the revision of the
+   * last): lets inline projections compute rows owned by this stream without reading them back.
+   */
+  prior?: readonly RecordedEvent[];
 }
 
 export interface EventStore {
   readonly name: string;
+  readonly capabilities: StoreCapabilities;
   /** Events of one stream in revision order; [] when the stream does not exist. */
   readStream(streamId: string): Promise<RecordedEvent[]>;
-  appendToStream(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult>;
+  appendToStream(streamId: string, events: EventToAppend[], expected: ExpectedRevision, options?: AppendOptions): Promise<AppendResult>;
   /**
    * A page of events in global order after a checkpoint. Never returns an event while an
    * earlier one (in that order) may still be committed: a reader that advances its checkpoint

@@ -10,3 +10,4 @@ export * from './pix';
 export * from './webhook';
 export * from './projection-group';
 export * from './table-shape';
+export * from './inline';

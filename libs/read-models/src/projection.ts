@@ -1,5 +1,11 @@
 import type { RecordedEvent } from '@pix/event-store';
 
+/**
+ * What a projection sees of an event: inline (ADR 14) it runs before the insert, when the
+ * event's global position and recording time do not exist yet.
+ */
+export type ProjectedEvent = Pick<RecordedEvent, 'id' | 'streamId' | 'type' | 'data' | 'metadata'>;
+
 /** A column copied out of the row document, so queries can filter and index on it. */
 export interface ProjectedColumn<Row> {
   name: string;
@@ -19,11 +25,18 @@ export interface Projection<Row> {
   table: string;
   canHandle: readonly string[];
   /** The row(s) an event touches: one event may fan out (a batch creates a row per request). */
-  keyOf(event: RecordedEvent): string | string[];
-  apply(row: Row | null, event: RecordedEvent, key: string): Row | null;
+  keyOf(event: ProjectedEvent): string | string[];
+  apply(row: Row | null, event: ProjectedEvent, key: string): Row | null;
   columns: ProjectedColumn<Row>[];
   /** Indexes over several columns, e.g. (recebedor_id, criacao) for a tenant's listing. */
   indexes?: ProjectedIndex[];
+  /**
+   * Applied in the append's own transaction where the store can (PostgreSQL; ADR 14), so the row
+   * is visible when the write returns; asynchronously elsewhere. `stream`: every event of a row
+   * comes from one stream (the row is exact from that stream's events); `shared`: events of
+   * several streams touch a row (it is read and guarded).
+   */
+  inline?: 'stream' | 'shared';
 }
 
 export interface ProjectedIndex {
@@ -32,9 +45,9 @@ export interface ProjectedIndex {
   columns: string[];
 }
 
-export const handles = <Row>(projection: Projection<Row>, event: RecordedEvent) => projection.canHandle.includes(event.type);
+export const handles = <Row>(projection: Projection<Row>, event: ProjectedEvent) => projection.canHandle.includes(event.type);
 
-export const keysOf = <Row>(projection: Projection<Row>, event: RecordedEvent): string[] => {
+export const keysOf = <Row>(projection: Projection<Row>, event: ProjectedEvent): string[] => {
   const keys = projection.keyOf(event);
   return Array.isArray(keys) ? keys : [keys];
 };

@@ -1,9 +1,10 @@
 import type { Pool } from 'pg';
 import { inTransaction, type EventStore, type GlobalPosition } from '@pix/event-store';
 import { applyEvents } from './apply-batch';
-import { projectionLockSql, writeCheckpoint } from './projection-runner';
+import { projectionLockSql, readCheckpoint, writeCheckpoint } from './projection-runner';
 import { indexDdl, indexesOf, tableDdl, type Projection } from './projection';
 import { ensureProjectionTable } from './table-shape';
+import { INLINE_CHECKPOINT } from './inline';
 
 export interface ReplayProgress {
   phase: 'rebuilding' | 'switching' | 'done';
@@ -59,8 +60,11 @@ export async function replayProjection<Row>(
     report('switching');
     await inTransaction(pool, async (c) => {
       await c.query(projectionLockSql, [projection.name]);
+      // An inline read model (ADR 14) has no runner to pick up what the switch-over leaves out: it
+      // takes every committed event; its writers wait on the lock, then write the new table.
+      const inline = (await readCheckpoint(c, projection.name)) === INLINE_CHECKPOINT;
       for (;;) {
-        const events = await store.readAll({ after: position, maxCount: pageSize });
+        const events = await store.readAll({ after: position, maxCount: pageSize, unfenced: inline });
         if (events.length === 0) break;
         await applyEvents(c, projection, rebuild, events, written);
         count += events.length;
@@ -73,7 +77,8 @@ export async function replayProjection<Row>(
       await c.query(`ALTER TABLE ${projection.table} RENAME CONSTRAINT ${rebuild}_pkey TO ${projection.table}_pkey`);
       for (const index of indexesOf(projection as Projection<unknown>))
         await c.query(`ALTER INDEX ${rebuild}_${index.name}_idx RENAME TO ${projection.table}_${index.name}_idx`);
-      if (position) await writeCheckpoint(c, projection.name, position);
+      if (inline) await writeCheckpoint(c, projection.name, INLINE_CHECKPOINT);
+      else if (position) await writeCheckpoint(c, projection.name, position);
     });
   } catch (error) {
     await pool.query(`DROP TABLE IF EXISTS ${rebuild}`).catch(() => undefined);

@@ -6,7 +6,8 @@ import { systemClock, type Clock } from '../shared/ports';
 import { Readiness } from '../health/readiness';
 import { SequenceLocationIds } from './location-ids';
 import { migrateApiSchema } from './schema';
-import { Projections } from './projections';
+import { LIVE_PROJECTIONS, Projections } from './projections';
+import { enableInlineProjections, inlineOn } from '@pix/read-models';
 import { AccessDirectory } from '../access/access-directory';
 import { resolveTokenKey } from '../access/token/token-key';
 import { TokenSigner } from '../access/token/token-signer';
@@ -53,10 +54,13 @@ export class InfrastructureModule implements OnApplicationBootstrap, OnApplicati
         {
           provide: EVENT_STORE,
           inject: [READ_DB, SCHEMA],
-          useFactory: (pool: Pool): Promise<EventStore> =>
-            config.eventStoreConnectionString
-              ? Promise.resolve(EventStoreDbEventStore.fromConnectionString(config.eventStoreConnectionString))
-              : PostgresEventStore.create({ pool, logger: new Logger('EventStore') }),
+          useFactory: async (pool: Pool): Promise<EventStore> => {
+            if (config.eventStoreConnectionString) return EventStoreDbEventStore.fromConnectionString(config.eventStoreConnectionString);
+            const store = await PostgresEventStore.create({ pool, logger: new Logger('EventStore') });
+            // Before anything can append: the inline read models catch up, then every append writes them (ADR 14).
+            await enableInlineProjections(store, pool, inlineOn(store, LIVE_PROJECTIONS));
+            return store;
+          },
         },
         { provide: LOCATION_IDS, inject: [READ_DB, SCHEMA], useFactory: (pool: Pool) => SequenceLocationIds.create(pool, config.locationHost) },
         { provide: PROJECTIONS, inject: [EVENT_STORE, READ_DB], useFactory: (store: EventStore, pool: Pool) => new Projections(store, pool) },

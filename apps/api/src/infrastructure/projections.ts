@@ -1,41 +1,53 @@
 import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
 import type { EventStore, GlobalPosition } from '@pix/event-store';
-import { cobvProjection, locProjection, lotecobvProjection, pixProjection, ProjectionGroup, ProjectionRunner, solicitacaoLoteProjection, webhookProjection, type Projection } from '@pix/read-models';
+import {
+  cobvProjection,
+  INLINE_CHECKPOINT,
+  inlineOn,
+  locProjection,
+  lotecobvProjection,
+  pixProjection,
+  ProjectionGroup,
+  ProjectionRunner,
+  solicitacaoLoteProjection,
+  webhookProjection,
+  type Projection,
+} from '@pix/read-models';
 
 /** The read models the API keeps live (and whose tables its start-up migration creates). */
 export const LIVE_PROJECTIONS: Projection<any>[] = [cobvProjection, lotecobvProjection, solicitacaoLoteProjection, pixProjection, webhookProjection, locProjection];
 
-/** The live read models of this process and a way to wait until they include a write. */
+/**
+ * The live read models of this process. Those the store writes inline (PostgreSQL, ADR 14) are
+ * current when an append returns; the others follow one catch-up subscription, and a writer
+ * waits for them (read-your-writes).
+ */
 export class Projections {
   private readonly runners = new Map<string, ProjectionRunner<unknown>>();
+  private readonly inline: Set<string>;
   private readonly group: ProjectionGroup;
 
-  constructor(store: EventStore, pool: Pool, projections: Projection<any>[] = LIVE_PROJECTIONS) {
+  constructor(
+    private readonly store: EventStore,
+    pool: Pool,
+    projections: Projection<any>[] = LIVE_PROJECTIONS,
+  ) {
     const logger = new Logger('Projection');
-    for (const p of projections)
-      this.runners.set(
-        p.name,
-        new ProjectionRunner(store, pool, p, {
-          log: (m) => logger.log(m),
-          error: (m, e) => logger.error(`${m}: ${e instanceof Error ? e.stack : String(e)}`),
-        }),
-      );
+    const log = { log: (m: string) => logger.log(m), error: (m: string, e: unknown) => logger.error(`${m}: ${e instanceof Error ? e.stack : String(e)}`) };
+    this.inline = new Set(inlineOn(store, projections).map((p) => p.name));
+    for (const p of projections) if (!this.inline.has(p.name)) this.runners.set(p.name, new ProjectionRunner(store, pool, p, log));
     // One reader of the event store for all of them.
-    this.group = new ProjectionGroup(store, [...this.runners.values()], {
-      log: (m) => logger.log(m),
-      error: (m, e) => logger.error(`${m}: ${e instanceof Error ? e.stack : String(e)}`),
-    });
+    this.group = new ProjectionGroup(store, [...this.runners.values()], log);
   }
 
-  get(name: string): ProjectionRunner<unknown> {
-    const runner = this.runners.get(name);
-    if (!runner) throw new Error(`No projection named ${name}`);
-    return runner;
+  /** The projections this store writes in the append's transaction. */
+  get inlineNames(): string[] {
+    return [...this.inline];
   }
 
   start(): Promise<void> {
-    return this.group.start();
+    return this.runners.size > 0 ? this.group.start() : Promise.resolve();
   }
 
   stop(): Promise<void> {
@@ -44,11 +56,23 @@ export class Projections {
 
   /** True once every named read model includes the event at `position` (read-your-writes). */
   async waitFor(names: string[], position: GlobalPosition, timeoutMs = 5000): Promise<boolean> {
-    const results = await Promise.all(names.map((n) => this.get(n).waitFor(position, timeoutMs)));
+    const results = await Promise.all(names.filter((n) => !this.inline.has(n)).map((n) => this.runner(n).waitFor(position, timeoutMs)));
     return results.every(Boolean);
   }
 
+  /** Called when the read model may have moved: after each applied page, or after any append when it is inline. */
+  onAdvance(name: string, listener: () => void): () => void {
+    return this.inline.has(name) ? this.store.onAppended(listener) : this.runner(name).onAdvance(listener);
+  }
+
   checkpoints(): Record<string, string | null> {
-    return Object.fromEntries([...this.runners].map(([name, r]) => [name, r.checkpoint ?? null]));
+    const inline = [...this.inline].map((name) => [name, INLINE_CHECKPOINT] as const);
+    return Object.fromEntries([...inline, ...[...this.runners].map(([name, r]) => [name, r.checkpoint ?? null] as const)]);
+  }
+
+  private runner(name: string): ProjectionRunner<unknown> {
+    const runner = this.runners.get(name);
+    if (!runner) throw new Error(`No projection named ${name}`);
+    return runner;
   }
 }

@@ -30,6 +30,11 @@ export async function projectionLags(store: EventStore, checkpoints: Record<stri
   const byPosition = new Map<string, Promise<ProjectionLag>>();
   const result: Record<string, ProjectionLag> = {};
   for (const [name, position] of Object.entries(checkpoints)) {
+    // Written in the append's own transaction (ADR 14): never behind.
+    if (position === 'inline') {
+      result[name] = { events: 0, seconds: 0 };
+      continue;
+    }
     const key = position ?? '';
     if (!byPosition.has(key)) byPosition.set(key, projectionLag(store, position ?? undefined, now));
     result[name] = await byPosition.get(key)!;

@@ -31,6 +31,7 @@ export async function executeOnStream<C, E extends { type: string; data: object 
         streamId,
         events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data as Record<string, unknown> })),
         recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1].revision,
+        { prior: recorded },
       );
       return { state: events.reduce(decider.evolve, state), events, position: result.position };
     } catch (error) {

@@ -50,6 +50,8 @@ export interface EventStoreDbEventStoreOptions {
 
 export class EventStoreDbEventStore implements EventStore {
   readonly name = 'eventstoredb';
+  /** Read models follow asynchronously (checkpointed subscriptions), with read-your-writes by waiting. */
+  readonly capabilities = { inlineProjections: false };
   private readonly stops = new Set<() => Promise<void>>();
   private readonly pageSize: number;
   private readonly resubscribeDelayMs: number;

@@ -37,3 +37,12 @@ WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
   AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
 ORDER BY es_events.transaction_id, es_events.global_position
 LIMIT $3`;
+
+/** Every committed row, for a reader whose lock keeps out the writers it cares about (see ReadAllOptions.unfenced). */
+export const READ_ALL_UNFENCED_SQL = `
+SELECT event_id::text, stream_id, stream_revision::text, event_type, data, metadata, recorded_at,
+       global_position::text, transaction_id::text
+FROM es_events
+WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+ORDER BY es_events.transaction_id, es_events.global_position
+LIMIT $3`;

@@ -6,3 +6,4 @@ export * from './migrations';
 export * from './connection-errors';
 export type { StoreLogger } from './append-listener';
 export * from './embedded-postgres';
+export * from './inline';

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Pool, type PoolConfig } from 'pg';
 import {
+  type AppendOptions,
   DuplicateEventIdError,
   WrongExpectedRevisionError,
   type AppendResult,
@@ -10,7 +11,8 @@ import {
   type ReadAllOptions,
   type RecordedEvent,
 } from '../port';
-import { APPEND_SQL, CURRENT_REVISION_SQL, EVENTS_BY_ID_SQL, READ_ALL_SQL, READ_STREAM_SQL } from './append-sql';
+import { APPEND_SQL, CURRENT_REVISION_SQL, EVENTS_BY_ID_SQL, READ_ALL_SQL, READ_ALL_UNFENCED_SQL, READ_STREAM_SQL } from './append-sql';
+import { inlineAppendParams, inlineAppendSql, isInlineConflict, toPendingEvents, type InlineProjector } from './inline';
 import { comparePgPositions, decodePgPosition, encodePgPosition, PG_START } from './positions';
 import { isSameAppend, toRecorded, type EventRow } from './rows';
 import { AppendListener, type StoreLogger } from './append-listener';
@@ -32,6 +34,7 @@ export interface PostgresEventStoreOptions {
 
 export class PostgresEventStore implements EventStore {
   readonly name = 'postgresql';
+  readonly capabilities = { inlineProjections: true };
   private readonly pool: Pool;
   private readonly ownsPool: boolean;
   private readonly appended = new EventEmitter().setMaxListeners(0);
@@ -39,6 +42,7 @@ export class PostgresEventStore implements EventStore {
   private closed = false;
   private notifying = false;
   private notifyAgain = false;
+  private inline?: InlineProjector;
 
   private constructor(private readonly options: PostgresEventStoreOptions) {
     this.ownsPool = !options.pool;
@@ -59,16 +63,31 @@ export class PostgresEventStore implements EventStore {
     return rows.map(toRecorded);
   }
 
-  async appendToStream(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+  /**
+   * From now on every append also writes the projector's read models in its own statement
+   * (call once, after those read models caught up: see @pix/read-models `enableInlineProjections`).
+   */
+  useInlineProjections(projector: InlineProjector): void {
+    this.inline = projector;
+  }
+
+  get inlineProjections(): boolean {
+    return this.inline !== undefined;
+  }
+
+  async appendToStream(streamId: string, events: EventToAppend[], expected: ExpectedRevision, options: AppendOptions = {}): Promise<AppendResult> {
     if (events.length === 0) return this.emptyAppend(streamId, expected);
     const payload = JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata ?? {} })));
     const expectedParam = typeof expected === 'bigint' ? expected.toString() : expected;
-    for (;;) {
+    for (let attempt = 1; ; attempt++) {
       try {
+        const writes = this.inline
+          ? await this.inline.plan({ streamId, events: toPendingEvents(streamId, events), prior: options.prior, optimistic: attempt === 1, read: (t, ids) => this.readRows(t, ids) })
+          : [];
+        const statement = writes.length > 0 ? inlineAppendSql(writes) : { name: 'es_append', text: APPEND_SQL };
         const { rows } = await this.pool.query<{ global_position: string; transaction_id: string; stream_revision: string }>({
-          name: 'es_append',
-          text: APPEND_SQL,
-          values: [streamId, payload, expectedParam],
+          ...statement,
+          values: [streamId, payload, expectedParam, ...(writes.length > 0 ? inlineAppendParams(writes) : [])],
         });
         if (rows.length === 0) return await this.explainRejectedAppend(streamId, events, expected);
         const last = rows[rows.length - 1];
@@ -79,6 +98,8 @@ export class PostgresEventStore implements EventStore {
           position: encodePgPosition({ transactionId: BigInt(last.transaction_id), globalPosition: BigInt(last.global_position) }),
         };
       } catch (error: any) {
+        // A row the append's projections computed from moved meanwhile: plan again from fresh reads.
+        if (isInlineConflict(error) && attempt < 20) continue;
         if (error?.code !== UNIQUE_VIOLATION) throw error;
         // Someone appended to this stream between our read of its revision and our insert.
         if (error.constraint === 'es_events_stream_revision_uq' && expected === 'any') continue;
@@ -87,11 +108,11 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  async readAll({ after, maxCount }: ReadAllOptions): Promise<RecordedEvent[]> {
+  async readAll({ after, maxCount, unfenced }: ReadAllOptions): Promise<RecordedEvent[]> {
     const from = after ? decodePgPosition(after) : PG_START;
     const { rows } = await this.pool.query<EventRow>({
-      name: 'es_read_all',
-      text: READ_ALL_SQL,
+      name: unfenced ? 'es_read_all_unfenced' : 'es_read_all',
+      text: unfenced ? READ_ALL_UNFENCED_SQL : READ_ALL_SQL,
       values: [from.transactionId.toString(), from.globalPosition.toString(), maxCount],
     });
     return rows.map(toRecorded);
@@ -111,6 +132,12 @@ export class PostgresEventStore implements EventStore {
     this.appended.removeAllListeners();
     await this.listener?.close();
     if (this.ownsPool) await this.pool.end();
+  }
+
+  private async readRows(table: string, ids: string[]): Promise<Map<string, unknown>> {
+    if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new Error(`Not a plain table name: ${table}`);
+    const { rows } = await this.pool.query<{ id: string; doc: unknown }>(`SELECT id, doc FROM ${table} WHERE id = ANY($1::text[])`, [ids]);
+    return new Map(rows.map((r) => [r.id, r.doc]));
   }
 
   /** An append that wrote nothing: an idempotent retry, or a real conflict. */

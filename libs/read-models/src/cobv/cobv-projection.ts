@@ -1,6 +1,5 @@
 import { cobvDecider, cobvKeyOfStream, type CobVEvent, type CobVState, COBV_EVENT_TYPES } from '@pix/domain';
-import type { RecordedEvent } from '@pix/event-store';
-import type { Projection } from '../projection';
+import type { ProjectedEvent, Projection } from '../projection';
 
 export type CobVRow = Extract<CobVState, { exists: true }>;
 
@@ -18,7 +17,7 @@ export const cobvProjection: Projection<CobVRow> = {
   name: 'cobv',
   table: 'rm_cobv',
   canHandle: COBV_EVENT_TYPES,
-  keyOf: (event: RecordedEvent) => cobvKeyOfStream(event.streamId) ?? [],
+  keyOf: (event: ProjectedEvent) => cobvKeyOfStream(event.streamId) ?? [],
   apply(row, event) {
     const next = cobvDecider.evolve(row ?? cobvDecider.initialState, { type: event.type, data: event.data } as CobVEvent);
     return next.exists ? next : null;
@@ -36,4 +35,5 @@ export const cobvProjection: Projection<CobVRow> = {
   ],
   // Every listing is one receiver's, over a creation period.
   indexes: [{ name: 'recebedor_criacao', columns: ['recebedor_id', 'criacao'] }],
+  inline: 'stream',
 };

@@ -1,6 +1,5 @@
 import { cobvKeyOfStream, LOCATION_EVENT_TYPES, locKeyOfStream, splitTenantKey, tenantKey, type CobVEvent, type LocationEvent, type TipoCob } from '@pix/domain';
-import type { RecordedEvent } from '@pix/event-store';
-import type { Projection } from '../projection';
+import type { ProjectedEvent, Projection } from '../projection';
 
 /** A payload location as `GET /loc` shows it; `explicita` when made by `POST /loc` (it has its own stream). */
 export interface LocRow {
@@ -30,7 +29,7 @@ export const locProjection: Projection<LocRow> = {
   name: 'loc',
   table: 'rm_loc',
   canHandle: [...LOCATION_EVENT_TYPES, 'CobVCriada', 'CobVLocationDesvinculada'],
-  keyOf(event: RecordedEvent) {
+  keyOf(event: ProjectedEvent) {
     const own = locKeyOfStream(event.streamId);
     if (own) return own;
     const charge = cobvKeyOfStream(event.streamId);
@@ -68,4 +67,5 @@ export const locProjection: Projection<LocRow> = {
   ],
   // Every listing is one receiver's, over a creation period.
   indexes: [{ name: 'recebedor_criacao', columns: ['recebedor_id', 'criacao'] }],
+  inline: 'shared',
 };

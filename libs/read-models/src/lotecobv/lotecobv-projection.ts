@@ -29,6 +29,7 @@ export const lotecobvProjection: Projection<LoteCobVRow> = {
     { name: 'criacao', sqlType: 'timestamptz NOT NULL', value: (r) => r.criacao },
   ],
   indexes: [{ name: 'recebedor_criacao', columns: ['recebedor_id', 'criacao'] }],
+  inline: 'stream',
 };
 
 export interface SolicitacaoLoteRow {
@@ -94,4 +95,5 @@ export const solicitacaoLoteProjection: Projection<SolicitacaoLoteRow> = {
   ],
   // Reservations are looked up by txid within one receiver.
   indexes: [{ name: 'recebedor_txid', columns: ['recebedor_id', 'txid'] }],
+  inline: 'stream',
 };

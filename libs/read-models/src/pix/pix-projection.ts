@@ -29,4 +29,5 @@ export const pixProjection: Projection<PixRow> = {
     { name: 'recebedor_horario', columns: ['recebedor_id', 'horario'] },
     { name: 'recebedor_txid', columns: ['recebedor_id', 'txid'] },
   ],
+  inline: 'stream',
 };

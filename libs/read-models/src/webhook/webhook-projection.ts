@@ -23,6 +23,7 @@ export const webhookProjection: Projection<WebhookRow> = {
     { name: 'criacao', sqlType: 'timestamptz NOT NULL', value: (r) => r.criacao },
   ],
   indexes: [{ name: 'recebedor_criacao', columns: ['recebedor_id', 'criacao'] }],
+  inline: 'stream',
 };
 
 /** One receiver's webhooks, optionally by creation period, one page in creation order, with the total. */

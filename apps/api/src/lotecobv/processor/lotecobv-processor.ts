@@ -51,8 +51,8 @@ export class LoteCobVProcessor implements OnApplicationBootstrap, OnApplicationS
 
   onApplicationBootstrap(): void {
     this.running = true;
-    // New work shows up when the requests read model moves, not when the event is appended.
-    this.unsubscribe = this.projections.get(solicitacaoLoteProjection.name).onAdvance(() => {
+    // New work shows up when the requests read model moves (inline: as the batch is appended).
+    this.unsubscribe = this.projections.onAdvance(solicitacaoLoteProjection.name, () => {
       this.woken = true;
       this.wake?.();
     });

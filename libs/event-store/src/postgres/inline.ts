@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import type { EventToAppend, RecordedEvent } from '../port';
+
+/** One row an append writes inline: the new document (null: delete) and its extracted columns. */
+export interface InlineRow {
+  id: string;
+  doc: unknown;
+  values: Record<string, unknown>;
+  /** The row as the writer believes it is now; the whole append fails if it is not (see below). */
+  guard?: { before: unknown };
+}
+
+/** A read model's rows written in the append's own statement, under its shared lock. */
+export interface InlineTableWrite {
+  /** Advisory lock name, taken shared here and exclusive by catch-up and replay switch-over. */
+  lock: string;
+  table: string;
+  columns: { name: string; type: string }[];
+  rows: InlineRow[];
+}
+
+/** What the adapter offers a projector to plan with. */
+export interface InlinePlanInput {
+  streamId: string;
+  /** The events as they will be recorded (position and time are not known before the insert). */
+  events: Pick<RecordedEvent, 'id' | 'streamId' | 'type' | 'data' | 'metadata'>[];
+  prior?: readonly RecordedEvent[];
+  /** True on a first attempt: a row not owned by the stream may be assumed from the stream alone (checked by its guard). */
+  optimistic: boolean;
+  read(table: string, ids: string[]): Promise<Map<string, unknown>>;
+}
+
+/**
+ * Computes the rows an append changes. Rows whose every event comes from the appending stream
+ * are exact without a guard (the revision check serialises the stream); any other row carries
+ * the value it was computed from, and a concurrent change to it fails the append, which is then
+ * planned again from fresh reads.
+ */
+export interface InlineProjector {
+  plan(input: InlinePlanInput): Promise<InlineTableWrite[]>;
+}
+
+/** Raised by the statement when a guarded row moved under it (PostgreSQL `invalid_text_representation`). */
+export const isInlineConflict = (error: any) => error?.code === '22P02' && String(error.message).includes('inline projection conflict');
+
+export const toPendingEvents = (streamId: string, events: EventToAppend[]) =>
+  events.map((e) => ({ id: e.id, streamId, type: e.type, data: e.data, metadata: e.metadata ?? {} }));
+
+const ident = (name: string) => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Not a plain SQL identifier: ${name}`);
+  return name;
+};
+
+/**
+ * The append and its read-model writes as ONE statement (one round trip, atomic without BEGIN
+ * or COMMIT): the shared locks first, then the insert (still the first write of the
+ * transaction), then per table an upsert and a delete that run only if the insert did. A row
+ * whose guard does not hold is not written, and the final count turns that into an error that
+ * undoes everything. Parameters: $1 stream, $2 events, $3 expected, $4 lock names, $5 expected
+ * row count, then one JSON array per table.
+ */
+export function inlineAppendSql(writes: InlineTableWrite[]): { name: string; text: string } {
+  const ctes = writes.map((w, i) => {
+    const t = ident(w.table);
+    const cols = w.columns.map((c) => ident(c.name));
+    const record = ['id text', 'doc jsonb', 'guarded boolean', 'before jsonb', ...w.columns.map((c) => `${ident(c.name)} ${c.type}`)].join(', ');
+    const sets = ['doc', ...cols].map((c) => `${c} = EXCLUDED.${c}`).join(', ');
+    const guard = (row: string) => `(NOT ${row}.guarded OR t.doc IS NOT DISTINCT FROM ${row}.before)`;
+    return `r${i} AS (SELECT * FROM jsonb_to_recordset($${6 + i}::jsonb) AS r(${record}) WHERE EXISTS (SELECT 1 FROM ins)),
+u${i} AS (INSERT INTO ${t} AS t (id, doc${cols.map((c) => `, ${c}`).join('')}) SELECT id, doc${cols.map((c) => `, ${c}`).join('')} FROM r${i} WHERE doc IS NOT NULL AND doc <> 'null'::jsonb
+  ON CONFLICT (id) DO UPDATE SET ${sets} WHERE EXISTS (SELECT 1 FROM r${i} g WHERE g.id = t.id AND ${guard('g')}) RETURNING 1),
+d${i} AS (DELETE FROM ${t} AS t USING r${i} g WHERE t.id = g.id AND (g.doc IS NULL OR g.doc = 'null'::jsonb) AND ${guard('g')} RETURNING 1)`;
+  });
+  const written = writes.map((_, i) => `SELECT 1 FROM u${i} UNION ALL SELECT 1 FROM d${i}`).join(' UNION ALL ');
+  const text = `WITH lk AS (SELECT count(pg_advisory_xact_lock_shared(hashtext('projection:' || n))) AS n FROM unnest($4::text[]) AS n),
+cur AS (SELECT coalesce(max(stream_revision), -1) AS rev FROM es_events WHERE stream_id = $1),
+ins AS (
+INSERT INTO es_events (stream_id, stream_revision, event_id, event_type, data, metadata)
+SELECT $1, cur.rev + e.ord, (e.v->>'id')::uuid, e.v->>'type', e.v->'data', coalesce(e.v->'metadata', '{}'::jsonb)
+FROM lk, cur, jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(v, ord)
+WHERE CASE $3::text
+        WHEN 'any' THEN true
+        WHEN 'no_stream' THEN cur.rev = -1
+        WHEN 'stream_exists' THEN cur.rev >= 0
+        ELSE cur.rev = $3::bigint
+      END
+RETURNING global_position, transaction_id, stream_revision),
+${ctes.join(',\n')},
+ok AS (SELECT ('inline projection conflict: ' || count(*))::int AS c FROM (${written}) w HAVING count(*) <> $5::int)
+SELECT global_position::text, transaction_id::text, stream_revision::text, (SELECT c FROM ok) AS conflict FROM ins ORDER BY stream_revision`;
+  return { name: `es_append_inline_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`, text };
+}
+
+/** The statement's parameters after the first three. */
+export function inlineAppendParams(writes: InlineTableWrite[]): unknown[] {
+  const locks = [...new Set(writes.map((w) => w.lock))];
+  const count = writes.reduce((n, w) => n + w.rows.length, 0);
+  const tables = writes.map((w) =>
+    JSON.stringify(w.rows.map((r) => ({ ...r.values, id: r.id, doc: r.doc ?? null, guarded: r.guard !== undefined, before: r.guard?.before ?? null }))),
+  );
+  return [locks, count, ...tables];
+}

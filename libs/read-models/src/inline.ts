@@ -1,0 +1,98 @@
+import type { Pool } from 'pg';
+import {
+  inTransaction,
+  type EventStore,
+  type InlinePlanInput,
+  type InlineProjector,
+  type InlineRow,
+  type InlineTableWrite,
+  type PostgresEventStore,
+} from '@pix/event-store';
+import { applyEvents } from './apply-batch';
+import { handles, keysOf, type Projection } from './projection';
+import { projectionLockSql, readCheckpoint, writeCheckpoint } from './projection-runner';
+
+/** The checkpoint of a read model kept inline: nothing to resume, every append writes it. */
+export const INLINE_CHECKPOINT = 'inline';
+
+/** The projections a store runs in the append's transaction (none where it cannot). */
+export const inlineOn = (store: EventStore, projections: Projection<any>[]) =>
+  store.capabilities.inlineProjections ? projections.filter((p) => p.inline) : [];
+
+/** Plans an append's read-model rows with the projections' own pure `apply` (ADR 14). */
+export class InlineProjections implements InlineProjector {
+  constructor(private readonly projections: Projection<any>[]) {}
+
+  async plan(input: InlinePlanInput): Promise<InlineTableWrite[]> {
+    const writes: InlineTableWrite[] = [];
+    for (const projection of this.projections) {
+      const relevant = input.events.filter((e) => handles(projection, e));
+      if (relevant.length === 0) continue;
+      const keys = [...new Set(relevant.flatMap((e) => keysOf(projection, e)))];
+      if (keys.length === 0) continue;
+      const before = await this.before(projection, keys, input);
+      const rows: InlineRow[] = [];
+      for (const key of keys) {
+        let row = before.rows.get(key) ?? null;
+        for (const event of relevant) if (keysOf(projection, event).includes(key)) row = projection.apply(row, event, key);
+        const was = before.rows.get(key) ?? null;
+        if (row === null && was === null) continue; // nothing there, nothing to write
+        rows.push({ id: key, doc: row, values: columnValues(projection, row), ...(before.guarded ? { guard: { before: was } } : {}) });
+      }
+      if (rows.length > 0) writes.push({ lock: projection.name, table: projection.table, columns: columnTypes(projection), rows });
+    }
+    return writes;
+  }
+
+  /**
+   * The rows before the append. A stream-owned row is the fold of the stream's prior events,
+   * exact when the append succeeds. Otherwise (or without the prior events) the table is read,
+   * except on a first attempt where the stream's own events are assumed to be all there is
+   * (a new charge's implicit location): the guard catches a wrong guess, and the retry reads.
+   */
+  private async before(projection: Projection<any>, keys: string[], input: InlinePlanInput): Promise<{ rows: Map<string, unknown>; guarded: boolean }> {
+    const fromStream = input.prior !== undefined && (projection.inline === 'stream' || input.optimistic);
+    if (!fromStream) return { rows: await input.read(projection.table, keys), guarded: true };
+    const rows = new Map<string, unknown>();
+    for (const event of input.prior!) {
+      if (!handles(projection, event)) continue;
+      for (const key of keysOf(projection, event)) if (keys.includes(key)) rows.set(key, projection.apply(rows.get(key) ?? null, event, key));
+    }
+    return { rows, guarded: projection.inline !== 'stream' };
+  }
+}
+
+const columnTypes = (p: Projection<any>) => p.columns.map((c) => ({ name: c.name, type: c.sqlType.replace(/\s+NOT NULL\s*$/i, '') }));
+
+function columnValues(p: Projection<any>, row: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (row !== null) for (const c of p.columns) out[c.name] = c.value(row) ?? null;
+  return out;
+}
+
+/**
+ * Brings the inline read models up to date, then switches the store to writing them in every
+ * append. Each catches up under its exclusive lock from its last checkpoint (events appended
+ * before inline mode, or while the table was rebuilt), reading every committed event (the lock
+ * keeps out inline writers of that model), and from then on its checkpoint says `inline`.
+ * Run before anything can append through this store.
+ */
+export async function enableInlineProjections(store: PostgresEventStore, pool: Pool, projections: Projection<any>[]): Promise<void> {
+  for (const projection of projections) await catchUpInline(store, pool, projection);
+  store.useInlineProjections(new InlineProjections(projections));
+}
+
+async function catchUpInline(store: EventStore, pool: Pool, projection: Projection<any>): Promise<void> {
+  await inTransaction(pool, async (c) => {
+    await c.query(projectionLockSql, [projection.name]);
+    let position = await readCheckpoint(c, projection.name);
+    if (position === INLINE_CHECKPOINT) return;
+    for (;;) {
+      const events = await store.readAll({ after: position, maxCount: 2000, unfenced: true });
+      if (events.length === 0) break;
+      await applyEvents(c, projection, projection.table, events);
+      position = events[events.length - 1].position;
+    }
+    await writeCheckpoint(c, projection.name, INLINE_CHECKPOINT);
+  });
+}
