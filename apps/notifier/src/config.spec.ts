@@ -5,6 +5,12 @@ describe('notifier configuration', () => {
     const c = loadNotifierConfig({ KAFKA_BROKERS: 'kafka:9092', DATABASE_URL: 'postgres://p@db/pix', WEBHOOK_TIMEOUT: '20s', WEBHOOK_RETRY_SCHEDULE: '1s,1m' });
     expect(c).toMatchObject({ port: 8081, kafkaBrokers: ['kafka:9092'], groupId: 'pix-notifier', delivery: { timeoutMs: 20_000, schedule: [1000, 60_000] } });
   });
+  it('batching and lanes: WEBHOOK_MAX_BATCH (1 turns batching off), WEBHOOK_MAX_IN_FLIGHT_PER_KEY as the lane ceiling, WEBHOOK_SLOW_RESPONSE', () => {
+    const base = { KAFKA_BROKERS: 'kafka:9092', DATABASE_URL: 'postgres://p@db/pix' };
+    expect(loadNotifierConfig(base).delivery).toMatchObject({ maxBatch: 50, maxInFlightPerKey: 8, slowResponseMs: 1000 });
+    expect(loadNotifierConfig({ ...base, WEBHOOK_MAX_BATCH: '1', WEBHOOK_MAX_IN_FLIGHT_PER_KEY: '16', WEBHOOK_SLOW_RESPONSE: '250ms' }).delivery).toMatchObject({ maxBatch: 1, maxInFlightPerKey: 16, slowResponseMs: 250 });
+    for (const bad of ['0', '1001', '10x', '-1']) expect(() => loadNotifierConfig({ ...base, WEBHOOK_MAX_BATCH: bad })).toThrow(/WEBHOOK_MAX_BATCH must be an integer from 1 to 1000/);
+  });
   it('rejects bad values with a message each', () => {
     expect(() => loadNotifierConfig({ NOTIFIER_PORT: 'x', KAFKA_BROKERS: 'kafka', WEBHOOK_SIGNING_SECRET: 'plain' })).toThrow(
       /NOTIFIER_PORT[\s\S]*KAFKA_BROKERS[\s\S]*DATABASE_URL[\s\S]*WEBHOOK_SIGNING_SECRET/,

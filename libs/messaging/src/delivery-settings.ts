@@ -4,7 +4,9 @@ import { DEFAULT_DELIVERY_CONFIG, parseDuration, type DeliveryConfig } from '@pi
 /**
  * Webhook delivery settings from an environment record the app passes in (validated once at
  * start-up, a message per bad value in `problems`):
- * WEBHOOK_TIMEOUT (15s), WEBHOOK_POLL (1s), WEBHOOK_MAX_IN_FLIGHT_PER_KEY (2),
+ * WEBHOOK_TIMEOUT (15s), WEBHOOK_POLL (1s), WEBHOOK_MAX_IN_FLIGHT_PER_KEY (8: the ceiling of a key's
+ * adaptive lane), WEBHOOK_MAX_BATCH (50 Pix per POST; 1 = no batching), WEBHOOK_SLOW_RESPONSE
+ * (1s: a slower answer shrinks the lane),
  * WEBHOOK_ALLOW_PRIVATE_TARGETS (false: private, loopback and reserved addresses are refused),
  * WEBHOOK_RETRY_SCHEDULE ("5s,30s,2m,…,24h"), WEBHOOK_SIGNING_SECRET
  * (whsec_…), WEBHOOK_CLIENT_CERT / WEBHOOK_CLIENT_KEY / WEBHOOK_CA (PEM file paths, for mTLS).
@@ -22,6 +24,12 @@ export function loadDeliverySettings(env: Record<string, string | undefined>, pr
   };
   duration('WEBHOOK_TIMEOUT', (ms) => (config.timeoutMs = ms));
   duration('WEBHOOK_POLL', (ms) => (config.pollMs = ms));
+  duration('WEBHOOK_SLOW_RESPONSE', (ms) => (config.slowResponseMs = Math.max(1, Math.round(ms))));
+  const batch = env.WEBHOOK_MAX_BATCH;
+  if (batch !== undefined) {
+    if (!/^[1-9]\d{0,3}$/.test(batch) || Number(batch) > 1000) problems.push(`WEBHOOK_MAX_BATCH must be an integer from 1 to 1000, got "${batch}"`);
+    else config.maxBatch = Number(batch);
+  }
   const allowPrivate = env.WEBHOOK_ALLOW_PRIVATE_TARGETS;
   if (allowPrivate !== undefined && allowPrivate !== 'true' && allowPrivate !== 'false') problems.push(`WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false, got "${allowPrivate}"`);
   if (allowPrivate === 'true') config.allowPrivateTargets = true;

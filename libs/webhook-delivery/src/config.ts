@@ -15,8 +15,15 @@ export interface DeliveryConfig {
   jitter: number;
   /** Requests in flight per worker. */
   concurrency: number;
-  /** Requests in flight per Pix key across all workers, so one bad receiver cannot hog the pool. */
+  /**
+   * Ceiling of deliveries in flight per Pix key across all workers, so one bad receiver cannot hog
+   * the pool; each key's lane adapts between 1 and this, starting at 2 (see lanes.ts).
+   */
   maxInFlightPerKey: number;
+  /** Notifications per POST to one key when several are waiting; 1 turns batching off. Default 50. */
+  maxBatch?: number;
+  /** An answer slower than this (ms) shrinks the key's lane as a failure does. Default 1 s. */
+  slowResponseMs?: number;
   /** Idle poll interval when nothing is due. */
   pollMs: number;
   tls?: DeliveryTlsOptions;
@@ -53,7 +60,9 @@ export const DEFAULT_DELIVERY_CONFIG: Readonly<DeliveryConfig> = Object.freeze({
   schedule: [...DEFAULT_SCHEDULE],
   jitter: 0.2,
   concurrency: 16,
-  maxInFlightPerKey: 2,
+  maxInFlightPerKey: 8,
+  maxBatch: 50,
+  slowResponseMs: 1000,
   pollMs: 1000,
   leaseMarginMs: 30 * S,
   maxRetryAfterMs: 24 * H,
@@ -75,7 +84,7 @@ export function parseSchedule(text: string): number[] {
   return parts.map(parseDuration);
 }
 
-export type ResolvedDeliveryConfig = DeliveryConfig & Required<Pick<DeliveryConfig, 'leaseMarginMs' | 'maxRetryAfterMs'>>;
+export type ResolvedDeliveryConfig = DeliveryConfig & Required<Pick<DeliveryConfig, 'leaseMarginMs' | 'maxRetryAfterMs' | 'maxBatch' | 'slowResponseMs'>>;
 
 /** Fills defaults and rejects values that would silently break delivery (one message per value). */
 export function resolveDeliveryConfig(config: Partial<DeliveryConfig>): ResolvedDeliveryConfig {
@@ -89,6 +98,8 @@ export function resolveDeliveryConfig(config: Partial<DeliveryConfig>): Resolved
   positiveInt('concurrency', c.concurrency);
   positiveInt('maxInFlightPerKey', c.maxInFlightPerKey);
   positiveInt('pollMs', c.pollMs);
+  positiveInt('maxBatch', c.maxBatch!);
+  positiveInt('slowResponseMs', c.slowResponseMs!);
   if (!(c.jitter >= 0 && c.jitter < 1)) problems.push(`jitter must be in [0, 1) (got ${c.jitter})`);
   if (!Array.isArray(c.schedule) || c.schedule.some((d) => !Number.isFinite(d) || d < 0)) problems.push('schedule must be a list of non-negative delays in ms');
   if (!(c.leaseMarginMs >= 0)) problems.push(`leaseMarginMs must be >= 0 (got ${c.leaseMarginMs})`);

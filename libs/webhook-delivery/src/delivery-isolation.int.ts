@@ -37,7 +37,8 @@ describe('webhook delivery: slow receivers, time-outs and leases', () => {
     for (let i = 0; i < 20; i++) bIds.push((await h.outbox.enqueue(cashIn('key-B'))).id);
 
     const started = Date.now();
-    await h.startWorker({ timeoutMs: 5000, concurrency: 16, maxInFlightPerKey: 2 });
+    // One Pix per POST, so the per-key slot cap shows in request counts (batched: the next test).
+    await h.startWorker({ timeoutMs: 5000, concurrency: 16, maxInFlightPerKey: 2, maxBatch: 1 });
     await waitFor("B's 20 delivered", async () => {
       const statuses = await Promise.all(bIds.map(status));
       return statuses.every((s) => s === 'delivered');
@@ -52,6 +53,29 @@ describe('webhook delivery: slow receivers, time-outs and leases', () => {
     await waitFor('A drained', async () => (await Promise.all(aIds.map(status))).every((s) => s === 'delivered'), 30_000, 100);
     expect(slow.maxInFlight).toBe(2);
     expect(slow.requests).toHaveLength(4);
+  }, 40_000);
+
+  it("batched, with adaptive lanes: a slow key shrinks to one lane while another key's 40 Pix go in batches, unhindered", async () => {
+    const slow = await receiver({ responder: () => ({ status: 200, delayMs: 1500 }) });
+    const fast = await receiver();
+    h.registrations.urls.set('key-C', slow.baseUrl);
+    h.registrations.urls.set('key-D', fast.baseUrl);
+    await h.startWorker({ timeoutMs: 5000, concurrency: 16, maxInFlightPerKey: 4, maxBatch: 5, slowResponseMs: 500 });
+    const cIds: string[] = [];
+    for (let i = 0; i < 30; i++) cIds.push((await h.outbox.enqueue(cashIn('key-C'))).id);
+    await waitFor("C's first two batches in flight", () => slow.requests.length === 2);
+    const started = Date.now();
+    const dIds: string[] = [];
+    for (let i = 0; i < 40; i++) dIds.push((await h.outbox.enqueue(cashIn('key-D'))).id);
+    await waitFor("D's 40 delivered", async () => (await Promise.all(dIds.map(status))).every((s) => s === 'delivered'));
+    expect(Date.now() - started).toBeLessThan(1500); // before C's first answer
+    expect(fast.requests.every((q) => JSON.parse(q.body).pix.length <= 5)).toBe(true);
+    await waitFor('C drained', async () => (await Promise.all(cIds.map(status))).every((s) => s === 'delivered'), 30_000, 100);
+    // Lane start 2; after slow answers it halves to 1: C's last batches went one at a time.
+    expect(slow.maxInFlight).toBe(2);
+    const last = slow.requests.at(-1)!;
+    const before = slow.requests.at(-2)!;
+    expect(last.receivedAt).toBeGreaterThanOrEqual(before.endedAt!);
   }, 40_000);
 
   it('a time-out is retried; the lease outlives the time-out and no second attempt starts while the first is in flight', async () => {

@@ -2,21 +2,24 @@ import type { Pool } from 'pg';
 import { claimDue, type ClaimedNotification } from './claim';
 import { resolveDeliveryConfig, type DeliveryConfig, type ResolvedDeliveryConfig } from './config';
 import { HttpSender } from './http-sender';
-import { recordAttempt, recordCancelled } from './record-result';
+import { Lanes } from './lanes';
+import { recordAttempt, recordCancelled, recordSplit } from './record-result';
 import { decideAfterAttempt, parseRetryAfter } from './retry-policy';
 import { ensureOutboxSchema } from './schema';
 import { decodeSigningSecret, signWebhook } from './signature';
 import type { Clock, DeliveryLogger, WebhookRegistrations } from './types';
 
 /**
- * Drains the outbox: claims due notifications under a lease, POSTs `{webhookUrl}/pix`, records
- * each attempt with its status transition. Any number of workers (in any number of processes)
- * may share one database; each notification is sent by one of them at a time.
+ * Drains the outbox: claims due deliveries (one notification, or a batch for one key) under a
+ * lease, POSTs `{webhookUrl}/pix`, records each attempt with its status transition. Any number of
+ * workers (in any number of processes) may share one database; each notification is sent by one
+ * of them at a time. Per key, concurrency adapts to the receiver (`Lanes`).
  */
 export class DeliveryWorker {
   private readonly config: ResolvedDeliveryConfig;
   private readonly sender: HttpSender;
   private readonly secret?: Buffer;
+  private readonly lanes: Lanes;
   private readonly inFlight = new Set<Promise<void>>();
   private running = false;
   private loop?: Promise<void>;
@@ -32,6 +35,7 @@ export class DeliveryWorker {
   ) {
     this.config = resolveDeliveryConfig(config);
     this.secret = this.config.signingSecret ? decodeSigningSecret(this.config.signingSecret) : undefined;
+    this.lanes = new Lanes({ maxInFlight: this.config.maxInFlightPerKey, maxBatch: this.config.maxBatch, slowMs: this.config.slowResponseMs });
     this.sender = new HttpSender(this.config.timeoutMs, this.config.tls, this.config.allowPrivateTargets ?? false);
   }
 
@@ -78,7 +82,7 @@ export class DeliveryWorker {
   private claim(limit: number): Promise<ClaimedNotification[]> {
     const now = this.clock.now();
     const leaseUntil = new Date(now.getTime() + this.config.timeoutMs + this.config.leaseMarginMs);
-    return claimDue(this.pool, { now, limit, maxInFlightPerKey: this.config.maxInFlightPerKey, leaseUntil });
+    return claimDue(this.pool, { now, limit, maxInFlightPerKey: this.lanes.initial, maxBatch: this.config.maxBatch, lanes: this.lanes.limits(), leaseUntil });
   }
 
   private dispatch(claims: ClaimedNotification[]): number {
@@ -116,6 +120,15 @@ export class DeliveryWorker {
       return;
     }
     const result = await this.sender.send(url, claim.body, this.headers(claim, at));
+    this.lanes.observe(claim.chave, result);
+    if (result.statusCode === 413 && claim.items.length > 1) {
+      this.lanes.tooLarge(claim.chave, claim.items.length);
+      const finishedAt = this.clock.now();
+      const error = `HTTP 413: batch of ${claim.items.length} split in two`;
+      const applied = await recordSplit(this.pool, claim, { at, url, statusCode: 413, error, latencyMs: result.latencyMs, outcome: 'retry', finishedAt });
+      this.logger.log(`webhook ${claim.id} to ${url}: ${error}${applied ? '' : '; lease lost, left to its new holder'}`);
+      return;
+    }
     await this.record(claim, url, result, at);
   }
 
@@ -155,7 +168,7 @@ export class DeliveryWorker {
     } catch {
       /* an observer's failure is not the delivery's */
     }
-    const what = `webhook ${claim.id} attempt ${claim.attempt} to ${url ?? '(no url)'}: ${result.error ?? `HTTP ${result.statusCode}`} in ${Math.round(result.latencyMs)} ms`;
+    const what = `webhook ${claim.id}${claim.items.length > 1 ? ` (${claim.items.length} Pix)` : ''} attempt ${claim.attempt} to ${url ?? '(no url)'}: ${result.error ?? `HTTP ${result.statusCode}`} in ${Math.round(result.latencyMs)} ms`;
     if (!applied) this.logger.error(`${what}; lease lost (taken over or resent meanwhile), status left to its new holder`);
     else if (decision.outcome === 'delivered') this.logger.log(`${what}; delivered`);
     else if (decision.outcome === 'dead') this.logger.error(`${what}; retry schedule exhausted, kept as dead`);

@@ -50,8 +50,9 @@ export class NotificationOutbox {
   }
 
   /**
-   * Makes delivered, dead or cancelled notifications pending again, keeping their id (receivers
-   * deduplicate on `webhook-id`) and starting a fresh schedule. Criteria combine with AND; at
+   * Makes delivered, dead or cancelled notifications pending again, each as a delivery of its own
+   * under its own id (receivers deduplicate on `webhook-id` or on the item's `endToEndId`), with a
+   * fresh schedule. Criteria combine with AND; at
    * least one is required so a typo cannot resend everything. Pending ones are left alone.
    */
   async resend(selector: ResendSelector): Promise<number> {
@@ -68,7 +69,7 @@ export class NotificationOutbox {
     if (params.length === 1) throw new Error('resend: give at least one of ids, endToEndIds, from, to');
     const result = await this.pool.query(
       `UPDATE webhook_outbox
-          SET status = 'pending', attempt_count = 0, next_attempt_at = $1, pending_since = $1, updated_at = $1,
+          SET status = 'pending', batch_id = id, attempt_count = 0, next_attempt_at = $1, pending_since = $1, updated_at = $1,
               lease_until = NULL, lease_token = NULL, delivered_at = NULL, reason = NULL
         WHERE ${where.join(' AND ')}`,
       params,
@@ -86,7 +87,7 @@ export class NotificationOutbox {
   async attempts(id: string): Promise<DeliveryAttempt[]> {
     if (!isUuid(id)) return [];
     const { rows } = await this.pool.query(
-      `SELECT attempt, attempted_at, url, status_code, latency_ms, error, outcome
+      `SELECT attempt, attempted_at, url, status_code, latency_ms, error, outcome, delivery_id, batch_size
          FROM webhook_outbox_attempts WHERE notification_id = $1 ORDER BY seq`,
       [id],
     );
@@ -98,7 +99,7 @@ export class NotificationOutbox {
     const { rows } = await this.pool.query(`SELECT ${NOTIFICATION_COLUMNS} FROM webhook_outbox ORDER BY created_at DESC, id LIMIT $1`, [limit]);
     if (rows.length === 0) return [];
     const logged = await this.pool.query(
-      `SELECT notification_id, attempt, attempted_at, url, status_code, latency_ms, error, outcome
+      `SELECT notification_id, attempt, attempted_at, url, status_code, latency_ms, error, outcome, delivery_id, batch_size
          FROM webhook_outbox_attempts WHERE notification_id = ANY($1::uuid[]) ORDER BY seq`,
       [rows.map((r) => r.id)],
     );

@@ -33,5 +33,8 @@ export function toAttempt(row: Record<string, any>): DeliveryAttempt {
     latencyMs: row.latency_ms,
     error: row.error,
     outcome: row.outcome,
+    // The POST's `webhook-id` (a batch's id when it carried several) and how many Pix it carried.
+    deliveryId: row.delivery_id ?? null,
+    batchSize: row.batch_size ?? 1,
   };
 }

@@ -4,7 +4,9 @@ import { migrate, type Migration } from '@pix/event-store';
 /**
  * One row per cash-in notification (keyed by the endToEndId-derived UUID) plus an append-only
  * attempt log. Rows are never deleted: `dead` and `cancelled` stay for audit and resend.
- * `body` is the exact JSON sent, so retries and signatures cover identical bytes.
+ * `body` is the row's own `{"pix":[one]}`. `batch_id` is the delivery (the `webhook-id`) a row
+ * belongs to once claimed: its own id when it goes alone, else a `webhook_batch` row holding the
+ * exact bytes of the multi-item body, so retries and signatures cover identical bytes.
  */
 export const OUTBOX_DDL = `
 CREATE TABLE IF NOT EXISTS webhook_outbox (
@@ -42,6 +44,19 @@ CREATE TABLE IF NOT EXISTS webhook_outbox_attempts (
   outcome         text        NOT NULL
 );
 CREATE INDEX IF NOT EXISTS webhook_outbox_attempts_notification_idx ON webhook_outbox_attempts (notification_id, seq);
+ALTER TABLE webhook_outbox ADD COLUMN IF NOT EXISTS batch_id uuid;
+ALTER TABLE webhook_outbox_attempts ADD COLUMN IF NOT EXISTS delivery_id uuid;
+ALTER TABLE webhook_outbox_attempts ADD COLUMN IF NOT EXISTS batch_size integer;
+CREATE INDEX IF NOT EXISTS webhook_outbox_batch_idx ON webhook_outbox (batch_id) WHERE status = 'pending';
+CREATE TABLE IF NOT EXISTS webhook_batch (
+  id         uuid        PRIMARY KEY,
+  chave      text        NOT NULL,
+  body       text        NOT NULL,
+  item_count integer     NOT NULL,
+  created_at timestamptz NOT NULL
+);
+-- Rows that were retried before batching existed keep going alone, under their own id.
+UPDATE webhook_outbox SET batch_id = id WHERE status = 'pending' AND batch_id IS NULL AND attempt_count > 0;
 `;
 
 /** Serialises claims so the per-key in-flight cap holds across workers; claims are one short statement. */
@@ -50,6 +65,8 @@ export const CLAIM_LOCK_ID = 727_102;
 /** The outbox tables as a start-up migration: under the one schema lock every process's DDL takes. */
 export const OUTBOX_MIGRATION: Migration = {
   id: '0003-webhook-outbox',
+  // Idempotent DDL, run at every start: databases migrated before batching get its columns too.
+  repeatable: true,
   up: async (client) => {
     await client.query(OUTBOX_DDL);
   },

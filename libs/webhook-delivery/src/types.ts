@@ -63,6 +63,10 @@ export interface DeliveryAttempt {
   latencyMs: number;
   error: string | null;
   outcome: AttemptOutcome;
+  /** The `webhook-id` of the POST: the notification's own id, or its batch's (null: logged before batching). */
+  deliveryId: string | null;
+  /** How many Pix that POST carried. */
+  batchSize: number;
 }
 
 export interface ResendSelector {

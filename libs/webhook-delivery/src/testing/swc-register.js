@@ -6,7 +6,8 @@ const fs = require('node:fs');
 require.extensions['.ts'] = (module, filename) => {
   const { code } = transformSync(fs.readFileSync(filename, 'utf8'), {
     filename,
-    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+    // Decorators: the workspace libraries this one imports (contracts' DTOs) use them.
+    jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022' },
     module: { type: 'commonjs' },
   });
   module._compile(code, filename);
