@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { cobvDecider, cobvStreamId, DomainError, tenantKey, type CobVCommand, type CobVState } from '@pix/domain';
-import type { EventStore } from '@pix/event-store';
+import { cobvDecider, DomainError, tenantKey, type CobVCommand, type CobVState } from '@pix/domain';
+import { handleCommand, type EventStore } from '@pix/event-store';
 import type { CobVRow } from '@pix/read-models';
 import type { Projections } from '../infrastructure/projections';
 import { CLOCK, EVENT_STORE, PROJECTIONS } from '../infrastructure/tokens';
-import { executeOnStream } from '../shared/execute-command';
 import { KeyedMutex } from '../shared/keyed-mutex';
 import type { Clock } from '../shared/ports';
+import { cobvStream } from '../shared/streams';
 
 export const TXID_PATTERN = /^[a-zA-Z0-9]{26,35}$/;
 
@@ -28,7 +28,7 @@ export class CobVWriter {
   /** On the receiver's own charge `cobv-{recebedorId}/{txid}`. */
   execute(recebedorId: string, txid: string, build: (state: CobVState, now: Date) => Promise<CobVCommand> | CobVCommand): Promise<{ state: CobVRow; changed: boolean }> {
     return this.mutex.run(tenantKey(recebedorId, txid), async () => {
-      const { state, position } = await executeOnStream(this.store, cobvStreamId(recebedorId, txid), cobvDecider, (s) => build(s, this.clock.now()));
+      const { state, position } = await handleCommand(this.store, cobvStream(recebedorId, txid), cobvDecider, (s) => build(s, this.clock.now()));
       if (position && !(await this.projections.waitFor(['cobv', 'loc'], position)))
         this.logger.warn(`read model of cobv ${txid} not caught up after 5 s; the write is stored`);
       if (!state.exists) throw new DomainError('CobVNaoEncontrada', 'Cobrança com vencimento não encontrada.');

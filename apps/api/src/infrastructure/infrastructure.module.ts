@@ -56,7 +56,8 @@ export class InfrastructureModule implements OnApplicationBootstrap, OnApplicati
           inject: [READ_DB, SCHEMA],
           useFactory: async (pool: Pool): Promise<EventStore> => {
             if (config.eventStoreConnectionString) return EventStoreDbEventStore.fromConnectionString(config.eventStoreConnectionString);
-            const store = await PostgresEventStore.create({ pool, logger: new Logger('EventStore') });
+            // Read models are inline: only other processes' batch processors wait for a wake-up (they also poll).
+            const store = await PostgresEventStore.create({ pool, logger: new Logger('EventStore'), notifyOthers: (streamId) => streamId.startsWith('lotecobv-') });
             // Before anything can append: the inline read models catch up, then every append writes them (ADR 14).
             await enableInlineProjections(store, pool, inlineOn(store, LIVE_PROJECTIONS));
             return store;

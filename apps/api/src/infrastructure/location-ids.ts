@@ -11,11 +11,22 @@ export const LOCATION_IDS_MIGRATION: Migration = {
   },
 };
 
-/** Location ids from a PostgreSQL sequence: unique across processes, never reused. Locations are scheme-less (see payloadLocation). */
+/** Ids taken from the sequence per round trip: a request then costs no statement for its location (issue 11). */
+const BLOCK = 100;
+
+/**
+ * Location ids from a PostgreSQL sequence: unique across processes, never reused (an unused
+ * rest of a block is a gap, as a rolled-back nextval always was). Taken in blocks of BLOCK with
+ * one statement; concurrent requests share a refill. Locations are scheme-less (see payloadLocation).
+ */
 export class SequenceLocationIds implements LocationIds {
+  private ids: number[] = [];
+  private refill?: Promise<void>;
+
   constructor(
     private readonly pool: Pool,
     private readonly host: string,
+    private readonly block = BLOCK,
   ) {}
 
   static async create(pool: Pool, host: string): Promise<SequenceLocationIds> {
@@ -24,7 +35,16 @@ export class SequenceLocationIds implements LocationIds {
   }
 
   async next(): Promise<{ id: number; location: string }> {
-    const { rows } = await this.pool.query<{ id: string }>(`SELECT nextval('cobv_location_id_seq')::text AS id`);
-    return { id: Number(rows[0].id), location: `${this.host}/qr/v2/cobv/${randomUUID().replace(/-/g, '')}` };
+    while (this.ids.length === 0) await (this.refill ??= this.take().finally(() => (this.refill = undefined)));
+    return { id: this.ids.shift()!, location: `${this.host}/qr/v2/cobv/${randomUUID().replace(/-/g, '')}` };
+  }
+
+  private async take(): Promise<void> {
+    const { rows } = await this.pool.query<{ id: string }>({
+      name: 'location_ids_block',
+      text: `SELECT nextval('cobv_location_id_seq')::text AS id FROM generate_series(1, $1::int)`,
+      values: [this.block],
+    });
+    this.ids.push(...rows.map((r) => Number(r.id)).sort((a, b) => a - b));
   }
 }

@@ -1,21 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  cobvDecider,
-  cobvStreamId,
-  DomainError,
-  isDomainError,
-  locationDecider,
-  locStreamId,
-  type LocationCommand,
-  type LocationEvent,
-  type LocationState,
-  type PayloadLocation,
-} from '@pix/domain';
-import type { EventStore, GlobalPosition } from '@pix/event-store';
+import { cobvDecider, DomainError, isDomainError, locationDecider, type LocationCommand, type LocationState, type PayloadLocation } from '@pix/domain';
+import { aggregateStream, handleCommand, type EventStore, type GlobalPosition } from '@pix/event-store';
 import type { Projections } from '../infrastructure/projections';
 import { CLOCK, EVENT_STORE, LOCATION_IDS, PROJECTIONS } from '../infrastructure/tokens';
-import { executeOnStream } from '../shared/execute-command';
 import type { Clock, LocationIds } from '../shared/ports';
+import { cobvStream, locStream } from '../shared/streams';
 
 /** Location ids are decimal int64s from our sequence; anything else names no location. */
 export const parseLocId = (raw: string): number | undefined => (/^\d{1,15}$/.test(raw) ? Number(raw) : undefined);
@@ -45,8 +34,7 @@ export class LocWriter {
 
   /** The location as its stream says (the write side's truth, not the read model). */
   async read(recebedorId: string, id: number): Promise<LocationState> {
-    const events = await this.store.readStream(locStreamId(recebedorId, id));
-    return events.reduce((s, e) => locationDecider.evolve(s, { type: e.type, data: e.data } as LocationEvent), locationDecider.initialState);
+    return (await aggregateStream(this.store, locStream(recebedorId, id), locationDecider)).state;
   }
 
   /**
@@ -74,7 +62,7 @@ export class LocWriter {
 
   /** The charge stops using location `locId` (nothing when it does not use it, or does not exist). */
   async unlinkCharge(recebedorId: string, txid: string, locId: number): Promise<void> {
-    const { position } = await executeOnStream(this.store, cobvStreamId(recebedorId, txid), cobvDecider, () => ({
+    const { position } = await handleCommand(this.store, cobvStream(recebedorId, txid), cobvDecider, () => ({
       type: 'DesvincularLocationCobV' as const,
       txid,
       locId,
@@ -84,7 +72,7 @@ export class LocWriter {
   }
 
   private async execute(recebedorId: string, id: number, build: (now: Date) => LocationCommand): Promise<LocationState> {
-    const { state, position } = await executeOnStream(this.store, locStreamId(recebedorId, id), locationDecider, () => build(this.clock.now()));
+    const { state, position } = await handleCommand(this.store, locStream(recebedorId, id), locationDecider, () => build(this.clock.now()));
     await this.caughtUp(['loc'], position);
     return state;
   }

@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { lotecobvDecider, lotecobvStreamId, tenantKey, type LoteCobVCommand, type LoteCobVState } from '@pix/domain';
-import type { EventStore } from '@pix/event-store';
+import { lotecobvDecider, tenantKey, type LoteCobVCommand, type LoteCobVState } from '@pix/domain';
+import { handleCommand, type EventStore } from '@pix/event-store';
 import { lotecobvProjection, solicitacaoLoteProjection } from '@pix/read-models';
 import type { Projections } from '../infrastructure/projections';
 import { CLOCK, EVENT_STORE, PROJECTIONS } from '../infrastructure/tokens';
-import { executeOnStream } from '../shared/execute-command';
 import { KeyedMutex } from '../shared/keyed-mutex';
 import type { Clock } from '../shared/ports';
+import { lotecobvStream } from '../shared/streams';
 
 /**
  * Runs a batch command and returns once the batch and its requests are in the read models: the
@@ -27,7 +27,7 @@ export class LoteCobVWriter {
   execute(recebedorId: string, id: string, build: (state: LoteCobVState, now: Date) => Promise<LoteCobVCommand> | LoteCobVCommand): Promise<void> {
     const key = tenantKey(recebedorId, id);
     return this.mutex.run(key, async () => {
-      const { position } = await executeOnStream(this.store, lotecobvStreamId(recebedorId, id), lotecobvDecider, (s) => build(s, this.clock.now()));
+      const { position } = await handleCommand(this.store, lotecobvStream(recebedorId, id), lotecobvDecider, (s) => build(s, this.clock.now()));
       if (position && !(await this.projections.waitFor([lotecobvProjection.name, solicitacaoLoteProjection.name], position)))
         this.logger.warn(`read models of lotecobv ${key} not caught up after 5 s; the batch is stored and will be processed`);
     });

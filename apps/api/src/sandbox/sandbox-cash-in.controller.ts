@@ -6,21 +6,20 @@ import { TXID_PATTERN, unknownMemberViolations, type PixRecebidoMessage } from '
 import {
   buildDynamicBrCode,
   cobvDecider,
-  cobvStreamId,
   DomainError,
   formatMoney,
   LOCAL_RECEBEDOR_ID,
   parseMoney,
   pixKeyType,
-  type CobVEvent,
   type Recebedor,
 } from '@pix/domain';
-import type { EventStore } from '@pix/event-store';
+import { aggregateStream, type EventStore } from '@pix/event-store';
 import type { CashInPublisher } from '@pix/messaging';
 import { Public } from '../auth/auth-context';
 import type { AppConfig } from '../config/config';
 import { CASH_IN_PUBLISHER, CLOCK, CONFIG, EVENT_STORE, RECEIVER_DIRECTORY } from '../infrastructure/tokens';
 import type { Clock, ReceiverDirectory } from '../shared/ports';
+import { cobvStream } from '../shared/streams';
 import { checkPaymentDate, readChargeLikeABank, type PaidPayload } from './payer-bank';
 
 const invalid = (razao: string, propriedade: string) => new DomainError('CobVOperacaoInvalida', razao, [{ razao, propriedade }]);
@@ -77,8 +76,7 @@ export class SandboxCashInController {
 
   /** The local receiver's charge by txid: its own BR Code, read like any other. */
   private async payCharge(local: Recebedor, txid: string, data: string | undefined): Promise<PaidPayload> {
-    const events = await this.store.readStream(cobvStreamId(local.id, txid));
-    const charge = events.reduce((s, e) => cobvDecider.evolve(s, { type: e.type, data: e.data } as CobVEvent), cobvDecider.initialState);
+    const { state: charge } = await aggregateStream(this.store, cobvStream(local.id, txid), cobvDecider);
     if (!charge.exists) throw new DomainError('CobVNaoEncontrada', 'Cobrança com vencimento não encontrada para o txid informado.');
     if (charge.status !== 'ATIVA') throw invalid(`A cobrança está ${charge.status}: não pode ser paga.`, 'txid');
     const location = (charge as { loc?: { location?: string } }).loc?.location;

@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DomainError, webhookDecider, webhookStreamId, type WebhookCommand, type WebhookState } from '@pix/domain';
-import type { EventStore } from '@pix/event-store';
+import { DomainError, webhookDecider, type WebhookCommand, type WebhookState } from '@pix/domain';
+import { aggregateStream, handleCommand, type EventStore } from '@pix/event-store';
 import { webhookProjection } from '@pix/read-models';
 import type { Projections } from '../infrastructure/projections';
 import { CLOCK, EVENT_STORE, PROJECTIONS } from '../infrastructure/tokens';
-import { executeOnStream } from '../shared/execute-command';
 import type { Clock } from '../shared/ports';
+import { webhookStream } from '../shared/streams';
 
 /**
  * Runs a webhook command on the stream `webhook-{chave}`. Deliveries read that stream directly,
@@ -22,15 +22,14 @@ export class WebhookWriter {
   ) {}
 
   async execute(chave: string, build: (now: Date) => WebhookCommand): Promise<WebhookState> {
-    const { state, position } = await executeOnStream(this.store, webhookStreamId(chave), webhookDecider, () => build(this.clock.now()));
+    const { state, position } = await handleCommand(this.store, webhookStream(chave), webhookDecider, () => build(this.clock.now()));
     if (position && !(await this.projections.waitFor([webhookProjection.name], position))) this.logger.warn(`webhook list not caught up for ${chave} after 5 s`);
     return state;
   }
 
   /** The registration as it is now, from the stream itself. */
   async current(chave: string): Promise<WebhookState> {
-    const events = await this.store.readStream(webhookStreamId(chave));
-    return events.reduce((s, e) => webhookDecider.evolve(s, { type: e.type, data: e.data } as any), webhookDecider.initialState);
+    return (await aggregateStream(this.store, webhookStream(chave), webhookDecider)).state;
   }
 }
 

@@ -30,6 +30,11 @@ export interface PostgresEventStoreOptions {
   listen?: boolean;
   /** Where connection state changes (LISTEN lost / restored) are reported. */
   logger?: StoreLogger;
+  /**
+   * Which appends other processes must hear of at once (default: all). With inline read models
+   * nothing but a few reactors listens, and each NOTIFY is a statement (issue 11).
+   */
+  notifyOthers?: (streamId: string) => boolean;
 }
 
 export class PostgresEventStore implements EventStore {
@@ -92,7 +97,7 @@ export class PostgresEventStore implements EventStore {
         if (rows.length === 0) return await this.explainRejectedAppend(streamId, events, expected);
         const last = rows[rows.length - 1];
         this.appended.emit('appended');
-        this.notifyOtherProcesses();
+        if (this.options.notifyOthers?.(streamId) ?? true) this.notifyOtherProcesses();
         return {
           nextExpectedRevision: BigInt(last.stream_revision),
           position: encodePgPosition({ transactionId: BigInt(last.transaction_id), globalPosition: BigInt(last.global_position) }),

@@ -7,12 +7,12 @@ import {
   recebedorDecider,
   webhookDecider,
   webhookDoRecebedor,
-  webhookStreamId,
   type DadosRecebedor,
   type PixScope,
   type Recebedor,
 } from '@pix/domain';
 import { deterministicId } from '../../shared/deterministic-id';
+import { webhookStream } from '../../shared/streams';
 import { CLIENT_INDEX_STREAM, loadChave, loadCliente, loadRecebedor, onChave, onCliente, onRecebedor, readState, RECEIVER_INDEX_STREAM, runOnStream, type AccessContext } from '../access-streams';
 import { generateSecret, hashSecret } from '../secrets';
 
@@ -55,8 +55,8 @@ export async function removeKey(ctx: AccessContext, recebedorId: string, chave: 
   const { state } = await onRecebedor(ctx, recebedorId, (now) => ({ type: 'DesvincularChave', recebedorId, chave, now }));
   // The key's webhook leaves with it, before anyone else may claim the key: the notifier reads
   // webhook-{chave} alone, so the next owner's cash-ins must never reach this receiver's URL.
-  if (webhookDoRecebedor((await readState(ctx.store, webhookStreamId(chave), webhookDecider)).state, recebedorId).exists)
-    await runOnStream(ctx, webhookStreamId(chave), webhookDecider, (_s, now) => ({ type: 'RemoverWebhook', chave, now, recebedorId }));
+  if (webhookDoRecebedor((await readState(ctx.store, webhookStream(chave), webhookDecider)).state, recebedorId).exists)
+    await runOnStream(ctx, webhookStream(chave), webhookDecider, (_s, now) => ({ type: 'RemoverWebhook', chave, now, recebedorId }));
   await onChave(ctx, chave, (now) => ({ type: 'LiberarChave', chave, recebedorId, now }));
   return toRecebedor(state)!;
 }

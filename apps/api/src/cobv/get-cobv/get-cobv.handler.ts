@@ -2,10 +2,11 @@ import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Pool } from 'pg';
 import { parseRevisaoQuery } from '@pix/contracts';
-import { cobvDecider, cobvStreamId, DomainError, type CobVEvent, type CobVState } from '@pix/domain';
-import type { EventStore } from '@pix/event-store';
+import { cobvDecider, DomainError, type CobVState } from '@pix/domain';
+import { readTypedStream, type EventStore } from '@pix/event-store';
 import { findCobV, type CobVRow } from '@pix/read-models';
 import { EVENT_STORE, READ_DB } from '../../infrastructure/tokens';
+import { cobvStream } from '../../shared/streams';
 import { TXID_PATTERN } from '../cobv-writer';
 import { GetCobVQuery } from './get-cobv.query';
 
@@ -25,8 +26,8 @@ export class GetCobVHandler implements IQueryHandler<GetCobVQuery, CobVRow> {
     if (parsed.value === undefined) throw new DomainError('CobVConsultaInvalida', 'O parâmetro revisao não respeita o _schema_.', parsed.violacoes);
     // History lives in the receiver's own stream: fold until the asked revision.
     let state: CobVState = cobvDecider.initialState;
-    for (const e of await this.store.readStream(cobvStreamId(recebedor.id, txid))) {
-      state = cobvDecider.evolve(state, { type: e.type, data: e.data } as CobVEvent);
+    for (const e of await readTypedStream(this.store, cobvStream(recebedor.id, txid))) {
+      state = cobvDecider.evolve(state, e);
       if (state.exists && state.revisao === parsed.value) return state;
     }
     if (!state.exists) throw notFound();

@@ -1,20 +1,26 @@
 import { CobVRevisadaDto, CobVSolicitadaDto, validateBody } from '@pix/contracts';
 import {
   cobvDecider,
-  cobvStreamId,
   decideSolicitacaoLote,
   lotecobvStreamId,
   tenantKey,
   type CobVEvent,
   type CobVInput,
+  type CobVState,
+  type Decider,
   type LoteCobVEvent,
   type ProblemaSolicitacao,
   type Recebedor,
+  type SolicitacaoEmProcessamento,
 } from '@pix/domain';
-import { DuplicateEventIdError, WrongExpectedRevisionError, type EventStore, type EventToAppend, type GlobalPosition } from '@pix/event-store';
+import { DuplicateEventIdError, handleCommand, toEventData, WrongExpectedRevisionError, type EventStore, type EventToAppend, type GlobalPosition } from '@pix/event-store';
 import type { SolicitacaoLoteRow } from '@pix/read-models';
 import { deterministicId } from '../../shared/deterministic-id';
 import type { Clock, LocationIds } from '../../shared/ports';
+import { cobvStream } from '../../shared/streams';
+
+type Outcome = { status: 'CRIADA' | 'NEGADA'; criacao?: string; problema?: ProblemaSolicitacao };
+type RequestCommand = { done: true } | { done: false; solicitacao: SolicitacaoEmProcessamento };
 
 export interface ProcessorDeps {
   store: EventStore;
@@ -32,46 +38,51 @@ export interface ProcessorDeps {
 export async function decideSolicitacao(deps: ProcessorDeps, recebedor: Recebedor | undefined, item: SolicitacaoLoteRow): Promise<EventToAppend> {
   const key = `lotecobv:${tenantKey(item.recebedorId, item.loteCobVId)}:${item.rodada}:${item.txid}`;
   const chargeEventId = deterministicId(`${key}:cobv`);
-  const stream = cobvStreamId(item.recebedorId, item.txid);
-  let outcome: { status: 'CRIADA' | 'NEGADA'; criacao?: string; problema?: ProblemaSolicitacao } | undefined;
-  for (let attempt = 1; !outcome; attempt++) {
-    const recorded = await deps.store.readStream(stream);
-    const charge = recorded.reduce((s, e) => cobvDecider.evolve(s, { type: e.type, data: e.data } as CobVEvent), cobvDecider.initialState);
-    if (recorded.some((e) => e.id === chargeEventId)) {
-      outcome = { status: 'CRIADA', criacao: charge.exists ? charge.criacao : undefined };
-      break;
-    }
-    const shape = item.via === 'REVISAO_PATCH' ? validateBody(CobVRevisadaDto, item.corpo) : validateBody(CobVSolicitadaDto, item.corpo);
-    const decision = decideSolicitacaoLote(
-      {
-        loteCobVId: item.loteCobVId,
-        txid: item.txid,
-        via: item.via,
-        entrada: shape.value ? { input: shape.value as CobVInput } : { violacoes: shape.violacoes },
-        now: deps.clock.now(),
-        recebedor,
-        novaLocation: charge.exists ? undefined : await deps.locations.next(),
-      },
-      charge,
-    );
-    if (decision.eventos.length > 0) {
-      const [event] = decision.eventos;
-      try {
-        const expected = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1].revision;
-        await deps.store.appendToStream(stream, [{ id: chargeEventId, type: event.type, data: event.data as unknown as Record<string, unknown> }], expected);
-      } catch (error) {
-        if (error instanceof WrongExpectedRevisionError && attempt < 50) continue; // someone wrote to the charge: decide again
-        throw error;
+  let outcome: Outcome = { status: 'CRIADA' };
+  // The charge's own decider with the request's decision as its `decide`, run by the one command
+  // handler (read, fold, append with this request's fixed id, decide again on a concurrent write).
+  const decider: Decider<RequestCommand, CobVEvent, CobVState> = {
+    initialState: cobvDecider.initialState,
+    evolve: cobvDecider.evolve,
+    decide(command, charge) {
+      if (command.done) {
+        outcome = { status: 'CRIADA', criacao: charge.exists ? charge.criacao : undefined };
+        return [];
       }
-    }
-    const after = decision.eventos.reduce(cobvDecider.evolve, charge);
-    outcome = { status: decision.status, ...(after.exists && decision.status === 'CRIADA' ? { criacao: after.criacao } : {}), ...(decision.problema ? { problema: decision.problema } : {}) };
-  }
+      const decision = decideSolicitacaoLote(command.solicitacao, charge);
+      const after = decision.eventos.reduce(cobvDecider.evolve, charge);
+      outcome = { status: decision.status, ...(after.exists && decision.status === 'CRIADA' ? { criacao: after.criacao } : {}), ...(decision.problema ? { problema: decision.problema } : {}) };
+      return decision.eventos;
+    },
+  };
+  await handleCommand(
+    deps.store,
+    cobvStream(item.recebedorId, item.txid),
+    decider,
+    async (charge, recorded): Promise<RequestCommand> => {
+      // Already decided before a crash: the charge event carries this request's id.
+      if (recorded.some((e) => e.id === chargeEventId)) return { done: true };
+      const shape = item.via === 'REVISAO_PATCH' ? validateBody(CobVRevisadaDto, item.corpo) : validateBody(CobVSolicitadaDto, item.corpo);
+      return {
+        done: false,
+        solicitacao: {
+          loteCobVId: item.loteCobVId,
+          txid: item.txid,
+          via: item.via,
+          entrada: shape.value ? { input: shape.value as CobVInput } : { violacoes: shape.violacoes },
+          now: deps.clock.now(),
+          recebedor,
+          novaLocation: charge.exists ? undefined : await deps.locations.next(),
+        },
+      };
+    },
+    { eventId: (_revision, index) => (index === 0 ? chargeEventId : deterministicId(`${key}:cobv:${index}`)), maxAttempts: 50 },
+  );
   const decided: LoteCobVEvent = {
     type: 'SolicitacaoLoteDecidida',
     data: { id: item.loteCobVId, rodada: item.rodada, txid: item.txid, em: deps.clock.now().toISOString(), ...outcome },
   };
-  return { id: deterministicId(`${key}:decisao`), type: decided.type, data: decided.data };
+  return { id: deterministicId(`${key}:decisao`), type: decided.type, data: toEventData(decided.data) };
 }
 
 /**

@@ -1,0 +1,43 @@
+import { Client } from 'pg';
+import { newTxid, startApi, validCobV, type RunningApi } from '../support/api-harness';
+
+/** The batch processor's idle poll runs on its own clock; it is not part of a request. */
+const PROCESSOR_POLL = /row_number\(\) OVER \(PARTITION BY lote_id/;
+
+describe('PUT /cobv round trips to PostgreSQL (issue 11)', () => {
+  let api: RunningApi;
+  let statements: string[] | undefined;
+  const original = Client.prototype.query;
+  beforeAll(async () => {
+    api = await startApi();
+    // Every statement any pooled client of this process sends, while a window is open.
+    Client.prototype.query = function (this: Client, ...args: any[]) {
+      const text = typeof args[0] === 'string' ? args[0] : args[0]?.text;
+      if (statements && typeof text === 'string' && !PROCESSOR_POLL.test(text)) statements.push(text.replace(/\s+/g, ' ').trim().slice(0, 400));
+      return (original as any).apply(this, args);
+    } as any;
+  });
+  afterAll(async () => {
+    Client.prototype.query = original;
+    await api?.stop();
+  });
+
+  it('a new charge costs at most 3 statements: stream read, batch check, the append with its read models', async () => {
+    // Warm: token, receiver cache, prepared statements, a block of location ids.
+    for (let i = 0; i < 3; i++) expect((await api.request('PUT', `/cobv/${newTxid()}`, validCobV())).status).toBe(201);
+    for (let i = 0; i < 5; i++) {
+      const txid = newTxid();
+      statements = [];
+      const put = await api.request('PUT', `/cobv/${txid}`, validCobV());
+      const sent = statements;
+      statements = undefined;
+      expect(put.status).toBe(201);
+      expect(sent.length).toBeLessThanOrEqual(3);
+      // What they are (and that the counting sees them at all).
+      expect(sent.filter((s) => /FROM es_events WHERE stream_id = \$1 ORDER BY/.test(s))).toHaveLength(1);
+      expect(sent.filter((s) => s.includes('INSERT INTO es_events'))).toHaveLength(1);
+      // The row is there the moment the 201 is: the append wrote it.
+      expect((await api.request('GET', `/cobv/${txid}`)).status).toBe(200);
+    }
+  });
+});
