@@ -38,7 +38,7 @@ export function selfSignedCertificate(): Tls {
 }
 
 export class WebhookReceiver {
-  /** POSTs received (any path), and those whose endToEndId had already been received. */
+  /** POSTs received (any path), and Pix whose endToEndId had already been received. */
   received = 0;
   duplicates = 0;
   private readonly waiting = new Map<string, (at: number) => void>();
@@ -88,20 +88,30 @@ export class WebhookReceiver {
     });
   }
 
+  /** Pix carried by the webhook POSTs (a batched POST carries several), for the mean batch size. */
+  items = 0;
+  webhookPosts = 0;
+
+  /** Every Pix in the body counts (batched callbacks); a repeated endToEndId is a duplicate, as a receiver would drop it. */
   private arrived(body: string, at: number): void {
     this.received++;
-    let e2eid: string | undefined;
+    let ids: string[];
     try {
-      e2eid = JSON.parse(body)?.pix?.[0]?.endToEndId;
+      ids = ((JSON.parse(body)?.pix ?? []) as { endToEndId?: string }[]).map((p) => p?.endToEndId ?? '');
     } catch {
       return;
     }
-    if (!e2eid || e2eid.startsWith('R')) return; // raw-POST ceiling bodies
-    if (this.seen.has(e2eid)) this.duplicates++;
-    this.seen.add(e2eid);
-    const done = this.waiting.get(e2eid);
-    this.waiting.delete(e2eid);
-    done?.(at);
+    if (ids.length === 0 || ids[0].startsWith('R')) return; // raw-POST ceiling bodies
+    this.webhookPosts++;
+    for (const e2eid of ids) {
+      if (!e2eid) continue;
+      this.items++;
+      if (this.seen.has(e2eid)) this.duplicates++;
+      this.seen.add(e2eid);
+      const done = this.waiting.get(e2eid);
+      this.waiting.delete(e2eid);
+      done?.(at);
+    }
   }
 
   async stop(): Promise<void> {
