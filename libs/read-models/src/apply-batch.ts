@@ -1,20 +1,20 @@
 import type { PoolClient } from 'pg';
-import type { RecordedEvent } from '@pix/event-store';
-import { handles, keysOf, type Projection } from './projection';
+import type { DomainEvent, RecordedEvent } from '@pix/event-store';
+import { keysOf, relevantTo, type Projection } from './projection';
 
 /**
  * Applies events to a projection's table inside the caller's transaction: loads each touched
  * row once, folds the events over it, writes each row once.
  */
-export async function applyEvents<Row>(
+export async function applyEvents<Row, E extends DomainEvent>(
   client: PoolClient,
-  projection: Projection<Row>,
+  projection: Projection<Row, E>,
   table: string,
   events: RecordedEvent[],
   /** When the caller knows every key the table holds (a rebuild from empty), only those are read back. */
   written?: Set<string>,
 ): Promise<number> {
-  const relevant = events.filter((e) => handles(projection, e));
+  const relevant = relevantTo(projection, events);
   if (relevant.length === 0) return 0;
   const keys = [...new Set(relevant.flatMap((e) => keysOf(projection, e)))];
   const toLoad = written ? keys.filter((k) => written.has(k)) : keys;
@@ -38,7 +38,7 @@ export async function applyEvents<Row>(
  * All rows in one statement with ONE parameter (a JSON array unpacked by jsonb_to_recordset):
  * thousands of bind parameters cost more to encode and parse than the rows themselves.
  */
-async function upsertRows<Row>(client: PoolClient, projection: Projection<Row>, table: string, rows: (readonly [string, Row])[]): Promise<void> {
+async function upsertRows<Row, E extends DomainEvent>(client: PoolClient, projection: Projection<Row, E>, table: string, rows: (readonly [string, Row])[]): Promise<void> {
   const columns = projection.columns.map((c) => ({ name: c.name, type: c.sqlType.replace(/\s+NOT NULL\s*$/i, '') }));
   const names = ['id', 'doc', ...columns.map((c) => c.name)];
   const record = ['id text', 'doc jsonb', ...columns.map((c) => `${c.name} ${c.type}`)].join(', ');

@@ -9,7 +9,7 @@ import {
   type PostgresEventStore,
 } from '@pix/event-store';
 import { applyEvents } from './apply-batch';
-import { handles, keysOf, type Projection } from './projection';
+import { keysOf, relevantTo, type Projection } from './projection';
 import { projectionLockSql, readCheckpoint, writeCheckpoint } from './projection-runner';
 
 /** The checkpoint of a read model kept inline: nothing to resume, every append writes it. */
@@ -26,7 +26,7 @@ export class InlineProjections implements InlineProjector {
   async plan(input: InlinePlanInput): Promise<InlineTableWrite[]> {
     const writes: InlineTableWrite[] = [];
     for (const projection of this.projections) {
-      const relevant = input.events.filter((e) => handles(projection, e));
+      const relevant = relevantTo(projection, input.events);
       if (relevant.length === 0) continue;
       const keys = [...new Set(relevant.flatMap((e) => keysOf(projection, e)))];
       if (keys.length === 0) continue;
@@ -54,8 +54,7 @@ export class InlineProjections implements InlineProjector {
     const fromStream = input.prior !== undefined && (projection.inline === 'stream' || input.optimistic);
     if (!fromStream) return { rows: await input.read(projection.table, keys), guarded: true };
     const rows = new Map<string, unknown>();
-    for (const event of input.prior!) {
-      if (!handles(projection, event)) continue;
+    for (const event of relevantTo(projection, input.prior!)) {
       for (const key of keysOf(projection, event)) if (keys.includes(key)) rows.set(key, projection.apply(rows.get(key) ?? null, event, key));
     }
     return { rows, guarded: projection.inline !== 'stream' };

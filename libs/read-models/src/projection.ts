@@ -1,10 +1,10 @@
-import type { RecordedEvent } from '@pix/event-store';
+import type { DomainEvent, RecordedEvent } from '@pix/event-store';
 
 /**
  * What a projection sees of an event: inline (ADR 14) it runs before the insert, when the
  * event's global position and recording time do not exist yet.
  */
-export type ProjectedEvent = Pick<RecordedEvent, 'id' | 'streamId' | 'type' | 'data' | 'metadata'>;
+export type ProjectedEvent<E extends DomainEvent = DomainEvent> = Pick<RecordedEvent, 'id' | 'streamId' | 'metadata'> & E;
 
 /** A column copied out of the row document, so queries can filter and index on it. */
 export interface ProjectedColumn<Row> {
@@ -19,14 +19,15 @@ export interface ProjectedColumn<Row> {
  * key (or null) and returns the new row (or null to delete it). Storage, batching and
  * checkpoints are the runner's business.
  */
-export interface Projection<Row> {
+export interface Projection<Row, E extends DomainEvent = DomainEvent> {
   name: string;
   /** Table the live read model is served from. */
   table: string;
-  canHandle: readonly string[];
+  /** The event types it applies: `handles` narrows an event to E by them. */
+  canHandle: readonly E['type'][];
   /** The row(s) an event touches: one event may fan out (a batch creates a row per request). */
-  keyOf(event: ProjectedEvent): string | string[];
-  apply(row: Row | null, event: ProjectedEvent, key: string): Row | null;
+  keyOf(event: ProjectedEvent<E>): string | string[];
+  apply(row: Row | null, event: ProjectedEvent<E>, key: string): Row | null;
   columns: ProjectedColumn<Row>[];
   /** Indexes over several columns, e.g. (recebedor_id, criacao) for a tenant's listing. */
   indexes?: ProjectedIndex[];
@@ -45,9 +46,18 @@ export interface ProjectedIndex {
   columns: string[];
 }
 
-export const handles = <Row>(projection: Projection<Row>, event: ProjectedEvent) => projection.canHandle.includes(event.type);
+export function handles<Row, E extends DomainEvent>(projection: Projection<Row, E>, event: ProjectedEvent): event is ProjectedEvent<E> {
+  return projection.canHandle.some((type) => type === event.type);
+}
 
-export const keysOf = <Row>(projection: Projection<Row>, event: ProjectedEvent): string[] => {
+/** The events a projection applies, typed as its own. */
+export function relevantTo<Row, E extends DomainEvent>(projection: Projection<Row, E>, events: readonly ProjectedEvent[]): ProjectedEvent<E>[] {
+  const out: ProjectedEvent<E>[] = [];
+  for (const event of events) if (handles(projection, event)) out.push(event);
+  return out;
+}
+
+export const keysOf = <Row, E extends DomainEvent>(projection: Projection<Row, E>, event: ProjectedEvent<E>): string[] => {
   const keys = projection.keyOf(event);
   return Array.isArray(keys) ? keys : [keys];
 };

@@ -13,13 +13,13 @@ export function locationTokenOf(location: string | undefined): string | undefine
  * The charge read model: a row is the charge's state, folded by the domain's own evolve. The row
  * id is the stream's tenant key `{recebedorId}/{txid}`, so two receivers' equal txids are two rows.
  */
-export const cobvProjection: Projection<CobVRow> = {
+export const cobvProjection: Projection<CobVRow, CobVEvent> = {
   name: 'cobv',
   table: 'rm_cobv',
   canHandle: COBV_EVENT_TYPES,
-  keyOf: (event: ProjectedEvent) => cobvKeyOfStream(event.streamId) ?? [],
+  keyOf: (event: ProjectedEvent<CobVEvent>) => cobvKeyOfStream(event.streamId) ?? [],
   apply(row, event) {
-    const next = cobvDecider.evolve(row ?? cobvDecider.initialState, { type: event.type, data: event.data } as CobVEvent);
+    const next = cobvDecider.evolve(row ?? cobvDecider.initialState, event);
     return next.exists ? next : null;
   },
   columns: [

@@ -25,23 +25,23 @@ const unlinked = (row: LocRow | null, txid: string): LocRow | null => {
  * Every location of a receiver: those made by `POST /loc` (stream `loc-{rid}/{id}`) and the
  * implicit one each charge created without `loc.id` gets (its `CobVCriada`). Row id `{rid}/{id}`.
  */
-export const locProjection: Projection<LocRow> = {
+export const locProjection: Projection<LocRow, Event> = {
   name: 'loc',
   table: 'rm_loc',
   canHandle: [...LOCATION_EVENT_TYPES, 'CobVCriada', 'CobVLocationDesvinculada'],
-  keyOf(event: ProjectedEvent) {
+  keyOf(event: ProjectedEvent<Event>) {
     const own = locKeyOfStream(event.streamId);
     if (own) return own;
     const charge = cobvKeyOfStream(event.streamId);
     if (!charge) return [];
     const { recebedorId } = splitTenantKey(charge);
-    const e = { type: event.type, data: event.data } as CobVEvent;
+    const e = event;
     if (e.type === 'CobVCriada') return tenantKey(recebedorId, String(e.data.loc.id));
     if (e.type === 'CobVLocationDesvinculada') return tenantKey(recebedorId, String(e.data.locId));
     return [];
   },
   apply(row, event, key) {
-    const e = { type: event.type, data: event.data } as Event;
+    const e = event;
     switch (e.type) {
       case 'LocationCriada':
         return { ...e.data, explicita: true, ...(row?.txid ? { txid: row.txid } : {}) };

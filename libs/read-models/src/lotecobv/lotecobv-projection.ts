@@ -12,13 +12,13 @@ export interface LoteCobVRow {
 }
 
 /** One row per batch, id `{recebedorId}/{id}` (the stream's tenant key): what GET /lotecobv lists. */
-export const lotecobvProjection: Projection<LoteCobVRow> = {
+export const lotecobvProjection: Projection<LoteCobVRow, LoteCobVEvent> = {
   name: 'lotecobv',
   table: 'rm_lotecobv',
   canHandle: ['LoteCobVCriado', 'LoteCobVAlterado'],
   keyOf: (event) => lotecobvKeyOfStream(event.streamId) ?? [],
   apply(row, event, key) {
-    const e = { type: event.type, data: event.data } as LoteCobVEvent;
+    const e = event;
     if (e.type === 'LoteCobVCriado')
       return { recebedorId: splitTenantKey(key).recebedorId, id: e.data.id, descricao: e.data.descricao, criacao: e.data.criacao, rodada: 0, quantidade: e.data.solicitacoes.length };
     if (e.type === 'LoteCobVAlterado' && row) return { ...row, rodada: e.data.rodada, descricao: e.data.descricao ?? row.descricao };
@@ -57,19 +57,19 @@ export const loteKeyOf = (row: Pick<SolicitacaoLoteRow, 'recebedorId' | 'loteCob
  * One row per request of a batch: its current round, body and decision. It is also the work list
  * of the batch processor (rows EM_PROCESSAMENTO) and what PUT /cobv consults for reservations.
  */
-export const solicitacaoLoteProjection: Projection<SolicitacaoLoteRow> = {
+export const solicitacaoLoteProjection: Projection<SolicitacaoLoteRow, LoteCobVEvent> = {
   name: 'lotecobv-solicitacoes',
   table: 'rm_lotecobv_solicitacao',
   canHandle: ['LoteCobVCriado', 'LoteCobVAlterado', 'SolicitacaoLoteDecidida'],
   keyOf(event) {
     const loteKey = lotecobvKeyOfStream(event.streamId);
     if (!loteKey) return [];
-    const e = { type: event.type, data: event.data } as LoteCobVEvent;
+    const e = event;
     if (e.type === 'SolicitacaoLoteDecidida') return itemKey(loteKey, e.data.txid);
     return e.data.solicitacoes.map((s) => itemKey(loteKey, s.txid));
   },
   apply(row, event, key) {
-    const e = { type: event.type, data: event.data } as LoteCobVEvent;
+    const e = event;
     if (e.type === 'SolicitacaoLoteDecidida') {
       // A decision counts only for the round it was taken in, once.
       if (!row || row.rodada !== e.data.rodada || row.status !== 'EM_PROCESSAMENTO') return row;

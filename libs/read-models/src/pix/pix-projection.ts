@@ -8,13 +8,12 @@ export interface PixRow {
 }
 
 /** Received Pix, for GET /pix and GET /pix/{e2eid}; keyed by endToEndId (unique system-wide). */
-export const pixProjection: Projection<PixRow> = {
+export const pixProjection: Projection<PixRow, PixEvent> = {
   name: 'pix',
   table: 'rm_pix',
   canHandle: ['PixRecebido'],
-  keyOf: (event) => String((event.data as PixEvent['data']).pix.endToEndId),
-  apply: (row, event) => {
-    const data = event.data as PixEvent['data'];
+  keyOf: (event) => event.data.pix.endToEndId,
+  apply: (row, { data }) => {
     return row ?? { recebedorId: data.recebedorId ?? null, pix: data.pix };
   },
   columns: [

@@ -8,14 +8,13 @@ export type WebhookRow = Extract<WebhookState, { exists: true }>;
  * Registered webhooks, for GET /webhook, keyed by Pix key (a key is one receiver's at a time).
  * Deliveries read the stream itself: no lag.
  */
-export const webhookProjection: Projection<WebhookRow> = {
+export const webhookProjection: Projection<WebhookRow, WebhookEvent> = {
   name: 'webhook',
   table: 'rm_webhook',
   canHandle: ['WebhookConfigurado', 'WebhookRemovido'],
-  keyOf: (event) => String(event.data.chave),
+  keyOf: (event) => event.data.chave,
   apply: (_row, event) => {
-    const e = { type: event.type, data: event.data } as WebhookEvent;
-    return e.type === 'WebhookConfigurado' ? { exists: true, ...e.data } : null;
+    return event.type === 'WebhookConfigurado' ? { exists: true, ...event.data } : null;
   },
   columns: [
     // Nullable only for registrations written before receivers had ids: those are nobody's.

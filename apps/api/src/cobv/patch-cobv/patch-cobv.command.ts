@@ -1,10 +1,10 @@
-import type { Recebedor } from '@pix/domain';
+import type { CobVPatchInput, Recebedor } from '@pix/domain';
 
-/** PATCH /cobv/{txid}: revise fields of the calling receiver's ATIVA charge, or remove it. */
+/** PATCH /cobv/{txid}: revise fields of the calling receiver's ATIVA charge, or remove it. `input` is the validated body. */
 export class PatchCobVCommand {
   constructor(
     readonly recebedor: Recebedor,
     readonly txid: string,
-    readonly body: unknown,
+    readonly input: CobVPatchInput,
   ) {}
 }

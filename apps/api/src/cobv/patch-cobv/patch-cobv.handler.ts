@@ -1,13 +1,15 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CobVRevisadaDto, validateBody } from '@pix/contracts';
-import { DomainError, type CobVPatchInput } from '@pix/domain';
+import { DomainError } from '@pix/domain';
 import type { CobVRow } from '@pix/read-models';
 import type { Pool } from 'pg';
 import { pendenciaLote } from '../../lotecobv/pendencia-lote';
 import { READ_DB } from '../../infrastructure/tokens';
 import { CobVWriter, TXID_PATTERN } from '../cobv-writer';
 import { PatchCobVCommand } from './patch-cobv.command';
+
+/** No charge can have a txid the contract does not allow: 404. */
+export const refuseTxid = (txid: string) => (TXID_PATTERN.test(txid) ? undefined : new DomainError('CobVNaoEncontrada', 'Cobrança com vencimento não encontrada para o txid informado.'));
 
 @CommandHandler(PatchCobVCommand)
 export class PatchCobVHandler implements ICommandHandler<PatchCobVCommand, CobVRow> {
@@ -16,15 +18,13 @@ export class PatchCobVHandler implements ICommandHandler<PatchCobVCommand, CobVR
     @Inject(READ_DB) private readonly db: Pool,
   ) {}
 
-  async execute({ recebedor, txid, body }: PatchCobVCommand): Promise<CobVRow> {
-    if (!TXID_PATTERN.test(txid)) throw new DomainError('CobVNaoEncontrada', `Cobrança com vencimento não encontrada para o txid informado.`);
-    const { value, violacoes } = validateBody(CobVRevisadaDto, body);
-    if (!value)
-      throw new DomainError('CobVOperacaoInvalida', 'A requisição que busca alterar uma cobrança com vencimento não respeita o _schema_.', violacoes);
+  async execute({ recebedor, txid, input }: PatchCobVCommand): Promise<CobVRow> {
+    const refused = refuseTxid(txid);
+    if (refused) throw refused;
     const { state } = await this.writer.execute(recebedor.id, txid, async (_current, now) => ({
       type: 'RevisarCobV',
       txid,
-      input: value as CobVPatchInput,
+      input,
       now,
       recebedor,
       pendenteEmLote: await pendenciaLote(this.db, recebedor.id, txid),

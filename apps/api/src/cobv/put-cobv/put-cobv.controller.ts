@@ -1,9 +1,14 @@
 import { Body, Controller, HttpCode, Param, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { Recebedor } from '@pix/domain';
+import { CobVSolicitadaDto } from '@pix/contracts';
+import type { CobVInput, Recebedor } from '@pix/domain';
 import { toCobVCompleta, type CobVRow } from '@pix/read-models';
 import { CurrentRecebedor, Scopes } from '../../auth/auth-context';
+import { CheckedParam, ValidBody } from '../../shared/valid-body';
 import { PutCobVCommand } from './put-cobv.command';
+import { refuseTxid, SCHEMA_DETAIL } from './put-cobv.handler';
+
+const validCobV = new ValidBody<CobVInput>(CobVSolicitadaDto, 'CobVOperacaoInvalida', SCHEMA_DETAIL);
 
 @Controller('cobv')
 export class PutCobVController {
@@ -13,8 +18,8 @@ export class PutCobVController {
   @Put(':txid')
   @HttpCode(201)
   @Scopes('cobv.write')
-  async put(@CurrentRecebedor() recebedor: Recebedor, @Param('txid') txid: string, @Body() body: unknown) {
-    const row = await this.commands.execute<PutCobVCommand, CobVRow>(new PutCobVCommand(recebedor, txid, body));
+  async put(@CurrentRecebedor() recebedor: Recebedor, @Param('txid', new CheckedParam(refuseTxid)) txid: string, @Body(validCobV) input: CobVInput) {
+    const row = await this.commands.execute<PutCobVCommand, CobVRow>(new PutCobVCommand(recebedor, txid, input));
     return toCobVCompleta(row);
   }
 }

@@ -1,7 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CobVSolicitadaDto, validateBody } from '@pix/contracts';
-import { decideCobV, DomainError, type CobVCommand, type CobVInput, type CobVState, type Recebedor } from '@pix/domain';
+import { decideCobV, DomainError, type CobVCommand, type CobVState, type Recebedor } from '@pix/domain';
 import type { CobVRow } from '@pix/read-models';
 import type { Pool } from 'pg';
 import { pendenciaLote } from '../../lotecobv/pendencia-lote';
@@ -11,7 +10,13 @@ import type { LocationIds } from '../../shared/ports';
 import { CobVWriter, TXID_PATTERN } from '../cobv-writer';
 import { PutCobVCommand } from './put-cobv.command';
 
-const SCHEMA_DETAIL = 'A requisição que busca alterar ou criar uma cobrança com vencimento não respeita o _schema_ ou está semanticamente errada.';
+export const SCHEMA_DETAIL = 'A requisição que busca alterar ou criar uma cobrança com vencimento não respeita o _schema_ ou está semanticamente errada.';
+
+/** A txid the contract does not allow: refused as the body's problem, on `txid`. */
+export const refuseTxid = (txid: string) =>
+  TXID_PATTERN.test(txid)
+    ? undefined
+    : new DomainError('CobVOperacaoInvalida', SCHEMA_DETAIL, [{ razao: 'O campo txid não respeita o _schema_.', propriedade: 'txid', valor: txid.slice(0, 100) }]);
 
 @CommandHandler(PutCobVCommand)
 export class PutCobVHandler implements ICommandHandler<PutCobVCommand, CobVRow> {
@@ -22,12 +27,9 @@ export class PutCobVHandler implements ICommandHandler<PutCobVCommand, CobVRow> 
     @Inject(READ_DB) private readonly db: Pool,
   ) {}
 
-  async execute({ recebedor, txid, body }: PutCobVCommand): Promise<CobVRow> {
-    if (!TXID_PATTERN.test(txid))
-      throw new DomainError('CobVOperacaoInvalida', SCHEMA_DETAIL, [{ razao: 'O campo txid não respeita o _schema_.', propriedade: 'txid', valor: txid.slice(0, 100) }]);
-    const { value, violacoes } = validateBody(CobVSolicitadaDto, body);
-    if (!value) throw new DomainError('CobVOperacaoInvalida', SCHEMA_DETAIL, violacoes);
-    const input = value as CobVInput;
+  async execute({ recebedor, txid, input }: PutCobVCommand): Promise<CobVRow> {
+    const refused = refuseTxid(txid);
+    if (refused) throw refused;
     const { state } = await this.writer.execute(recebedor.id, txid, async (current, now) => {
       const command: CobVCommand = { type: 'CriarOuAlterarCobV', txid, input, now, recebedor, pendenteEmLote: await pendenciaLote(this.db, recebedor.id, txid) };
       if (current.exists) return command;
