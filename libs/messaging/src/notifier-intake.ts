@@ -1,14 +1,16 @@
 import type { PixRecebidoMessage } from '@pix/contracts';
 import { toOfficialPix, webhookDecider, webhookStreamId, type WebhookEvent } from '@pix/domain';
-import type { EventStore } from '@pix/event-store';
+import { aggregateStream, streamType, type EventStore } from '@pix/event-store';
+
+/** The key's webhook stream, typed by its aggregate's events (ADR 14). */
+const webhookStream = streamType<WebhookEvent, [string]>({ WebhookConfigurado: true, WebhookRemovido: true }, webhookStreamId);
 
 /** The authoritative registration of a key: read from its stream, so no read-model lag. */
 export class EventStoreWebhookRegistrations {
   constructor(private readonly store: EventStore) {}
 
   async urlFor(chave: string): Promise<string | undefined> {
-    const events = await this.store.readStream(webhookStreamId(chave));
-    const state = events.reduce((s, e) => webhookDecider.evolve(s, { type: e.type, data: e.data } as WebhookEvent), webhookDecider.initialState);
+    const { state } = await aggregateStream(this.store, webhookStream(chave), webhookDecider);
     return state.exists ? state.webhookUrl : undefined;
   }
 }
