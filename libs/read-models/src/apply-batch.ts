@@ -26,7 +26,11 @@ export async function applyEvents<Row, E extends DomainEvent>(
   const toDelete = keys.filter((k) => current.get(k) === null);
   if (toDelete.length > 0) await client.query(`DELETE FROM ${table} WHERE id = ANY($1::text[])`, [toDelete]);
   const toSave = keys.filter((k) => current.get(k) !== null);
-  if (toSave.length > 0) await upsertRows(client, projection, table, toSave.map((k) => [k, current.get(k)!] as const));
+  // Rebuilding from empty, a key never written is a plain INSERT (no conflict check per row).
+  const fresh = written ? toSave.filter((k) => !written.has(k)) : [];
+  const existing = written ? toSave.filter((k) => written.has(k)) : toSave;
+  if (fresh.length > 0) await writeRows(client, projection, table, fresh.map((k) => [k, current.get(k)!] as const), false);
+  if (existing.length > 0) await writeRows(client, projection, table, existing.map((k) => [k, current.get(k)!] as const), true);
   if (written) {
     for (const k of toSave) written.add(k);
     for (const k of toDelete) written.delete(k);
@@ -38,7 +42,7 @@ export async function applyEvents<Row, E extends DomainEvent>(
  * All rows in one statement with ONE parameter (a JSON array unpacked by jsonb_to_recordset):
  * thousands of bind parameters cost more to encode and parse than the rows themselves.
  */
-async function upsertRows<Row, E extends DomainEvent>(client: PoolClient, projection: Projection<Row, E>, table: string, rows: (readonly [string, Row])[]): Promise<void> {
+async function writeRows<Row, E extends DomainEvent>(client: PoolClient, projection: Projection<Row, E>, table: string, rows: (readonly [string, Row])[], upsert: boolean): Promise<void> {
   const columns = projection.columns.map((c) => ({ name: c.name, type: c.sqlType.replace(/\s+NOT NULL\s*$/i, '') }));
   const names = ['id', 'doc', ...columns.map((c) => c.name)];
   const record = ['id text', 'doc jsonb', ...columns.map((c) => `${c.name} ${c.type}`)].join(', ');
@@ -49,7 +53,7 @@ async function upsertRows<Row, E extends DomainEvent>(client: PoolClient, projec
   });
   const updates = names.slice(1).map((n) => `${n} = EXCLUDED.${n}`).join(', ');
   await client.query(
-    `INSERT INTO ${table} (${names.join(', ')}) SELECT ${names.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${record}) ON CONFLICT (id) DO UPDATE SET ${updates}`,
+    `INSERT INTO ${table} (${names.join(', ')}) SELECT ${names.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${record})${upsert ? ` ON CONFLICT (id) DO UPDATE SET ${updates}` : ''}`,
     [JSON.stringify(payload)],
   );
 }

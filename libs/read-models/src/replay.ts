@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import { inTransaction, type EventStore, type GlobalPosition } from '@pix/event-store';
 import { applyEvents } from './apply-batch';
 import { projectionLockSql, readCheckpoint, writeCheckpoint } from './projection-runner';
-import { indexDdl, indexesOf, tableDdl, type Projection } from './projection';
+import { indexDdl, indexesOf, keysOf, relevantTo, tableDdl, type Projection } from './projection';
 import { ensureProjectionTable } from './table-shape';
 import { INLINE_CHECKPOINT } from './inline';
 
@@ -42,19 +42,38 @@ export async function replayProjection<Row>(
     return p;
   };
   try {
-    // Read the next page while the current one is applied: the scan and the writes overlap.
+    // Read the next page while the current ones are written, and write two pages at once when
+    // they touch different rows (a page touching the previous one's rows waits for it).
     let next = store.readAll({ after: position, maxCount: pageSize });
     next.catch(() => undefined); // a failure surfaces where the page is awaited
+    let writing: { done: Promise<void>; keys: Set<string>; events: number } | undefined;
+    const settle = async () => {
+      if (!writing) return;
+      const { done, events } = writing;
+      writing = undefined;
+      await done;
+      count += events;
+      report('rebuilding');
+    };
     for (;;) {
       const events = await next;
       if (events.length === 0) break;
       position = events[events.length - 1].position;
       next = store.readAll({ after: position, maxCount: pageSize });
       next.catch(() => undefined);
-      await inTransaction(pool, (c) => applyEvents(c, projection, rebuild, events, written));
-      count += events.length;
-      report('rebuilding');
+      const keys = new Set(relevantTo(projection, events).flatMap((e) => keysOf(projection, e)));
+      if (writing && [...keys].some((k) => writing!.keys.has(k))) await settle();
+      const done = inTransaction(pool, async (c) => {
+        // Nobody reads the rebuild before the switch, which commits normally: a crash before it
+        // loses only the rebuild, so these commits need not wait for the disk (bulk-load speed).
+        await c.query('SET LOCAL synchronous_commit = off');
+        await applyEvents(c, projection, rebuild, events, written);
+      });
+      done.catch(() => undefined); // surfaces in settle
+      await settle();
+      writing = { done, keys, events: events.length };
     }
+    await settle();
     const indexes = indexDdl(projection as Projection<unknown>, rebuild);
     if (indexes) await pool.query(indexes);
     report('switching');
