@@ -84,3 +84,20 @@ export async function projectionLag(pool: Pool, streamPrefix: string): Promise<L
   const s = Float64Array.from(lags).sort();
   return { events: lags.length, p50: percentile(s, 50), p99: percentile(s, 99), max: s.length ? s[s.length - 1] : NaN, missing, pages: pages.size };
 }
+
+/** Whether the cobv read model is written inline (ADR 14): its checkpoint says so. */
+export async function isInline(pool: Pool): Promise<boolean> {
+  const { rows } = await pool.query<{ position: string }>(`SELECT position FROM projection_checkpoints WHERE name = 'cobv'`);
+  return rows[0]?.position === 'inline';
+}
+
+/** The charges of one measured phase and their rows in rm_cobv (equal when every 2xx left its row). */
+export async function inlineVisibility(pool: Pool, streamPrefix: string): Promise<{ streams: number; rows: number }> {
+  const stream = cobvStreamId(RECEBEDOR.id, streamPrefix);
+  const { rows } = await pool.query<{ streams: number; rows: number }>(
+    `SELECT (SELECT count(DISTINCT stream_id)::int FROM es_events WHERE stream_id LIKE $1) AS streams,
+            (SELECT count(*)::int FROM rm_cobv WHERE id LIKE $2) AS rows`,
+    [`${stream}%`, `${stream.slice('cobv-'.length)}%`],
+  );
+  return rows[0];
+}

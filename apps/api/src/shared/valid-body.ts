@@ -1,5 +1,5 @@
 import type { PipeTransform } from '@nestjs/common';
-import { validateBody } from '@pix/contracts';
+import { validateBody, type Violacao } from '@pix/contracts';
 import { DomainError, type DomainErrorKind } from '@pix/domain';
 
 /**
@@ -29,6 +29,21 @@ export class CheckedParam implements PipeTransform<string, string> {
   transform(value: string): string {
     const refused = this.refuse(value);
     if (refused) throw refused;
+    return value;
+  }
+}
+
+/** The same at the edge for bodies with their own parser (not a class-validator DTO). */
+export class ParsedBody<T> implements PipeTransform<unknown, T> {
+  constructor(
+    private readonly parse: (body: unknown) => { value?: T; violacoes: Violacao[] },
+    private readonly kind: DomainErrorKind,
+    private readonly detail: string,
+  ) {}
+
+  transform(body: unknown): T {
+    const { value, violacoes } = this.parse(body);
+    if (value === undefined) throw new DomainError(this.kind, this.detail, violacoes);
     return value;
   }
 }

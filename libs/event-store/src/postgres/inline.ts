@@ -60,6 +60,16 @@ const ident = (name: string) => {
  * row count, then one JSON array per table.
  */
 export function inlineAppendSql(writes: InlineTableWrite[]): { name: string; text: string } {
+  // Built once per shape (which tables, which columns): a profile showed it on every append.
+  const shape = writes.map((w) => `${w.table}(${w.columns.map((c) => `${c.name} ${c.type}`).join(',')})`).join(';');
+  let statement = statements.get(shape);
+  if (!statement) statements.set(shape, (statement = buildInlineAppendSql(writes)));
+  return statement;
+}
+
+const statements = new Map<string, { name: string; text: string }>();
+
+function buildInlineAppendSql(writes: InlineTableWrite[]): { name: string; text: string } {
   const ctes = writes.map((w, i) => {
     const t = ident(w.table);
     const cols = w.columns.map((c) => ident(c.name));

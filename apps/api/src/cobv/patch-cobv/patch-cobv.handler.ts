@@ -3,7 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError } from '@pix/domain';
 import type { CobVRow } from '@pix/read-models';
 import type { Pool } from 'pg';
-import { pendenciaLote } from '../../lotecobv/pendencia-lote';
+import { firstThenFresh, pendenciaLote } from '../../lotecobv/pendencia-lote';
 import { READ_DB } from '../../infrastructure/tokens';
 import { CobVWriter, TXID_PATTERN } from '../cobv-writer';
 import { PatchCobVCommand } from './patch-cobv.command';
@@ -21,13 +21,14 @@ export class PatchCobVHandler implements ICommandHandler<PatchCobVCommand, CobVR
   async execute({ recebedor, txid, input }: PatchCobVCommand): Promise<CobVRow> {
     const refused = refuseTxid(txid);
     if (refused) throw refused;
+    const pendencia = firstThenFresh(() => pendenciaLote(this.db, recebedor.id, txid));
     const { state } = await this.writer.execute(recebedor.id, txid, async (_current, now) => ({
       type: 'RevisarCobV',
       txid,
       input,
       now,
       recebedor,
-      pendenteEmLote: await pendenciaLote(this.db, recebedor.id, txid),
+      pendenteEmLote: await pendencia(),
     }));
     return state;
   }

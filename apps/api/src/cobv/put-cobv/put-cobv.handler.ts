@@ -3,7 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { decideCobV, DomainError, type CobVCommand, type CobVState, type Recebedor } from '@pix/domain';
 import type { CobVRow } from '@pix/read-models';
 import type { Pool } from 'pg';
-import { pendenciaLote } from '../../lotecobv/pendencia-lote';
+import { firstThenFresh, pendenciaLote } from '../../lotecobv/pendencia-lote';
 import { LOCATION_IDS, READ_DB } from '../../infrastructure/tokens';
 import { LocWriter } from '../../loc/loc-writer';
 import type { LocationIds } from '../../shared/ports';
@@ -30,8 +30,9 @@ export class PutCobVHandler implements ICommandHandler<PutCobVCommand, CobVRow> 
   async execute({ recebedor, txid, input }: PutCobVCommand): Promise<CobVRow> {
     const refused = refuseTxid(txid);
     if (refused) throw refused;
+    const pendencia = firstThenFresh(() => pendenciaLote(this.db, recebedor.id, txid));
     const { state } = await this.writer.execute(recebedor.id, txid, async (current, now) => {
-      const command: CobVCommand = { type: 'CriarOuAlterarCobV', txid, input, now, recebedor, pendenteEmLote: await pendenciaLote(this.db, recebedor.id, txid) };
+      const command: CobVCommand = { type: 'CriarOuAlterarCobV', txid, input, now, recebedor, pendenteEmLote: await pendencia() };
       if (current.exists) return command;
       const locId = input.loc?.id;
       // A location id is spent only when the charge is new and names none.

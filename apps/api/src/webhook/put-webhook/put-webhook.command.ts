@@ -5,6 +5,7 @@ export class PutWebhookCommand {
   constructor(
     readonly recebedor: Recebedor,
     readonly chave: string,
-    readonly body: unknown,
+    /** The validated body. */
+    readonly body: { webhookUrl: string },
   ) {}
 }

@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { parseWebhookBody } from '@pix/contracts';
 import { unsafeTargetReason } from '@pix/webhook-delivery';
 import { DomainError } from '@pix/domain';
 import type { AppConfig } from '../../config/config';
@@ -15,9 +14,7 @@ export class PutWebhookHandler implements ICommandHandler<PutWebhookCommand> {
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async execute({ recebedor, chave, body }: PutWebhookCommand) {
-    const { value, violacoes } = parseWebhookBody(body);
-    if (!value) throw new DomainError('WebhookOperacaoInvalida', 'A requisição que busca configurar o webhook não respeita o _schema_.', violacoes);
+  async execute({ recebedor, chave, body: value }: PutWebhookCommand) {
     // Where the URL leads is only known by resolving it: checked here, and again at each delivery.
     const unsafe = this.config.delivery.allowPrivateTargets ? undefined : await unsafeTargetReason(value.webhookUrl);
     if (unsafe)
