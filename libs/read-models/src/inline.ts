@@ -71,27 +71,32 @@ function columnValues(p: Projection<any>, row: unknown): Record<string, unknown>
 
 /**
  * Brings the inline read models up to date, then switches the store to writing them in every
- * append. Each catches up under its exclusive lock from its last checkpoint (events appended
- * before inline mode, or while the table was rebuilt), reading every committed event (the lock
- * keeps out inline writers of that model), and from then on its checkpoint says `inline`.
- * Run before anything can append through this store.
+ * append. Under their exclusive locks (taken in list order, so processes starting together take
+ * turns) each catches up from its last checkpoint (events appended before inline mode, or while
+ * its table was rebuilt) in ONE pass over the log, reading every committed event (the locks keep
+ * out inline writers of these models); from then on their checkpoints say `inline`. Run before
+ * anything can append through this store.
  */
 export async function enableInlineProjections(store: PostgresEventStore, pool: Pool, projections: Projection<any>[]): Promise<void> {
-  for (const projection of projections) await catchUpInline(store, pool, projection);
-  store.useInlineProjections(new InlineProjections(projections));
-}
-
-async function catchUpInline(store: EventStore, pool: Pool, projection: Projection<any>): Promise<void> {
   await inTransaction(pool, async (c) => {
-    await c.query(projectionLockSql, [projection.name]);
-    let position = await readCheckpoint(c, projection.name);
-    if (position === INLINE_CHECKPOINT) return;
-    for (;;) {
-      const events = await store.readAll({ after: position, maxCount: 2000, unfenced: true });
-      if (events.length === 0) break;
-      await applyEvents(c, projection, projection.table, events);
-      position = events[events.length - 1].position;
+    const behind: { projection: Projection<any>; from?: string }[] = [];
+    for (const projection of projections) {
+      await c.query(projectionLockSql, [projection.name]);
+      const from = await readCheckpoint(c, projection.name);
+      if (from !== INLINE_CHECKPOINT) behind.push({ projection, from });
     }
-    await writeCheckpoint(c, projection.name, INLINE_CHECKPOINT);
+    if (behind.length === 0) return;
+    let after = behind.some((b) => b.from === undefined) ? undefined : behind.map((b) => b.from!).reduce((a, b) => (store.comparePositions(a, b) <= 0 ? a : b));
+    for (;;) {
+      const events = await store.readAll({ after, maxCount: 2000, unfenced: true });
+      if (events.length === 0) break;
+      for (const { projection, from } of behind) {
+        const unseen = from ? events.filter((e) => store.comparePositions(e.position, from) > 0) : events;
+        if (unseen.length > 0) await applyEvents(c, projection, projection.table, unseen);
+      }
+      after = events[events.length - 1].position;
+    }
+    for (const { projection } of behind) await writeCheckpoint(c, projection.name, INLINE_CHECKPOINT);
   });
+  store.useInlineProjections(new InlineProjections(projections));
 }
