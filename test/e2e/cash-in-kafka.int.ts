@@ -49,7 +49,8 @@ if (!BROKERS) {
       api = await startApiProcess(db.url, await freePort(), { KAFKA_BROKERS: BROKERS.join(',') }, [KEY_A, KEY_B]);
       client = contractClient(api.base, api.headers());
       const env = { DATABASE_URL: db.url, KAFKA_BROKERS: BROKERS.join(','), NOTIFIER_PORT: String(await freePort()), WEBHOOK_CA: tls.caPath };
-      notifier = await startNotifierProcess({ ...env, WEBHOOK_RETRY_SCHEDULE: '200ms,200ms,500ms', WEBHOOK_TIMEOUT: '10s' });
+      // A per-key ceiling of 2 (the default is 8 since lanes adapt): the slow-receiver case checks the cap holds.
+      notifier = await startNotifierProcess({ ...env, WEBHOOK_RETRY_SCHEDULE: '200ms,200ms,500ms', WEBHOOK_TIMEOUT: '10s', WEBHOOK_MAX_IN_FLIGHT_PER_KEY: '2' });
       psp = await PspCore.connect(BROKERS);
       dlt = await DeadLetterReader.start(BROKERS);
       expect((await http('PUT', `/webhook/${KEY_A}`, { webhookUrl: `${receiver.url}/a` })).status).toBe(200);
@@ -154,10 +155,11 @@ if (!BROKERS) {
         expect(b.endedAt! - b.receivedAt).toBeLessThan(1000);
         // Every A is delivered in the end, at most two at a time (the per-key cap).
         await receiver!.waitUntil(() => forA.every((m) => receiver!.forEndToEndId(m.endToEndId).some((r) => r.status === 200)), 30_000, 'all of key A');
-        const a = aRequests();
+        // Distinct requests: a batched POST carries several of A's Pix and counts once.
+        const a = [...new Set(aRequests())];
         const open = (t: number) => a.filter((r) => r.receivedAt <= t && (r.endedAt ?? Infinity) > t).length;
         expect(Math.max(...a.map((r) => open(r.receivedAt)))).toBeLessThanOrEqual(2);
-        expect(a).toHaveLength(3);
+        expect(forA.map((m) => receiver!.forEndToEndId(m.endToEndId).length)).toEqual([1, 1, 1]);
       } finally {
         receiver!.responder = previous;
       }

@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
 import { Pool } from 'pg';
 import { CASH_IN_TOPIC } from '@pix/contracts';
 import { EVENT_STORE_MIGRATION, EventStoreDbEventStore, migrate, PostgresEventStore, type EventStore } from '@pix/event-store';
-import { OUTBOX_MIGRATION } from '@pix/webhook-delivery';
+import { OUTBOX_MIGRATIONS } from '@pix/webhook-delivery';
 import { consumeCashIn, createKafka, ensureCashInTopics, NotificationsController, NotifierCore, NOTIFICATION_OUTBOX } from '@pix/messaging';
 import type { Consumer, Producer } from 'kafkajs';
 import type { NotifierConfig } from './config';
@@ -144,7 +144,7 @@ export class NotifierModule {
 /** The event store the registrations are read from: EventStoreDB when configured, else PostgreSQL. */
 export async function openEventStore(config: NotifierConfig, pool: Pool): Promise<EventStore> {
   // Start-up's one schema step (shared ids with the API's): under the one lock all DDL takes.
-  await migrate(pool, [EVENT_STORE_MIGRATION, OUTBOX_MIGRATION]);
+  await migrate(pool, [EVENT_STORE_MIGRATION, ...OUTBOX_MIGRATIONS]);
   return config.eventStoreConnectionString ? EventStoreDbEventStore.fromConnectionString(config.eventStoreConnectionString) : PostgresEventStore.create({ pool, listen: false });
 }
 

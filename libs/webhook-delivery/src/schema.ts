@@ -44,6 +44,10 @@ CREATE TABLE IF NOT EXISTS webhook_outbox_attempts (
   outcome         text        NOT NULL
 );
 CREATE INDEX IF NOT EXISTS webhook_outbox_attempts_notification_idx ON webhook_outbox_attempts (notification_id, seq);
+`;
+
+/** Batched callbacks (ADR 15): a delivery id per row, the exact bytes of multi-item bodies. */
+export const BATCH_DDL = `
 ALTER TABLE webhook_outbox ADD COLUMN IF NOT EXISTS batch_id uuid;
 ALTER TABLE webhook_outbox_attempts ADD COLUMN IF NOT EXISTS delivery_id uuid;
 ALTER TABLE webhook_outbox_attempts ADD COLUMN IF NOT EXISTS batch_size integer;
@@ -62,16 +66,12 @@ UPDATE webhook_outbox SET batch_id = id WHERE status = 'pending' AND batch_id IS
 /** Serialises claims so the per-key in-flight cap holds across workers; claims are one short statement. */
 export const CLAIM_LOCK_ID = 727_102;
 
-/** The outbox tables as a start-up migration: under the one schema lock every process's DDL takes. */
-export const OUTBOX_MIGRATION: Migration = {
-  id: '0003-webhook-outbox',
-  // Idempotent DDL, run at every start: databases migrated before batching get its columns too.
-  repeatable: true,
-  up: async (client) => {
-    await client.query(OUTBOX_DDL);
-  },
-};
+/** The outbox tables, then batching, as versioned start-up migrations under the one schema lock. */
+export const OUTBOX_MIGRATIONS: readonly Migration[] = [
+  { id: '0003-webhook-outbox', up: async (client) => void (await client.query(OUTBOX_DDL)) },
+  { id: '0004-webhook-batches', up: async (client) => void (await client.query(BATCH_DDL)) },
+];
 
 export async function ensureOutboxSchema(pool: Pool): Promise<void> {
-  await migrate(pool, [OUTBOX_MIGRATION]);
+  await migrate(pool, OUTBOX_MIGRATIONS);
 }

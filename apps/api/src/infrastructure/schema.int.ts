@@ -1,7 +1,7 @@
 import { EVENT_STORE_MIGRATION, migrate, PostgresEventStore } from '@pix/event-store';
 import { ProjectionRunner } from '@pix/read-models';
 import { createTestDatabase, testPool } from '@pix/testing';
-import { ensureOutboxSchema, OUTBOX_MIGRATION } from '@pix/webhook-delivery';
+import { ensureOutboxSchema, OUTBOX_MIGRATIONS } from '@pix/webhook-delivery';
 import { SequenceLocationIds } from './location-ids';
 import { LIVE_PROJECTIONS } from './projections';
 import { migrateApiSchema } from './schema';
@@ -25,7 +25,7 @@ async function startApiSchema(url: string): Promise<void> {
 async function startNotifierSchema(url: string): Promise<void> {
   const pool = testPool(url, 2);
   try {
-    await migrate(pool, [EVENT_STORE_MIGRATION, OUTBOX_MIGRATION]);
+    await migrate(pool, [EVENT_STORE_MIGRATION, ...OUTBOX_MIGRATIONS]);
     await ensureOutboxSchema(pool);
   } finally {
     await pool.end();
@@ -43,7 +43,7 @@ describe('start-up schema on an empty database', () => {
         const check = testPool(db.url, 1);
         try {
           const { rows } = await check.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id');
-          expect(rows.map((r) => r.id)).toEqual(['0001-event-store', '0002-cobv-location-ids', '0003-webhook-outbox']);
+          expect(rows.map((r) => r.id)).toEqual(['0001-event-store', '0002-cobv-location-ids', '0003-webhook-outbox', '0004-webhook-batches']);
           await expect(check.query(`SELECT nextval('cobv_location_id_seq')`)).resolves.toBeDefined();
         } finally {
           await check.end();
