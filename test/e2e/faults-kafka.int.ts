@@ -121,8 +121,14 @@ describe('faults: Kafka broker killed with SIGKILL under load and restarted', ()
     );
     for (let i = 0; i < 20; i++, await sleep(DEAD_MS / 20)) publishOne();
     const { failure: ourFailure, ms: ourFailedInMs } = await ourAttempt;
+    // Readiness says the cluster is gone (a connected consumer alone would not notice).
+    const readyUrls = [...apis.map((a) => `${a.base.replace(/\/v2$/, '')}/health/ready`), ...notifiers.map((n) => `${n.base}/health/ready`)];
+    const readiness = () => Promise.all(readyUrls.map((u) => fetch(u).then((r) => r.status)));
+    const readyDuring = await readiness();
     await kafka.restart();
     const backAt = Date.now();
+    let readyAfter = await readiness();
+    for (const deadline = Date.now() + 15_000; readyAfter.some((s) => s !== 200) && Date.now() < deadline; await sleep(250)) readyAfter = await readiness();
     for (let i = 0; i < 20; i++, await sleep(100)) publishOne();
     // The client retries after the 503: the same publisher, broker back, publishes it.
     await ours.publish(ourMessage);
@@ -157,6 +163,7 @@ describe('faults: Kafka broker killed with SIGKILL under load and restarted', ()
     const logs = process.env.FAULTS_KAFKA_LOGS;
     if (logs) [...apis, ...notifiers].forEach((p, i) => writeFileSync(path.join(logs, `process-${i}.log`), `killed ${new Date(killedAt).toISOString()} back ${new Date(backAt).toISOString()}\n${p.output()}`));
 
+    expect({ readyDuring, readyAfter }).toEqual({ readyDuring: readyUrls.map(() => 503), readyAfter: readyUrls.map(() => 200) });
     // No process exited.
     expect([...apis, ...notifiers].filter((p) => !alive(p)).map((p) => p.output().slice(-3000))).toEqual([]);
     // Charges were written all through the outage: 201 only.

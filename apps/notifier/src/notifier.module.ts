@@ -6,7 +6,7 @@ import { Pool } from 'pg';
 import { CASH_IN_TOPIC } from '@pix/contracts';
 import { EVENT_STORE_MIGRATION, EventStoreDbEventStore, migrate, PostgresEventStore, type EventStore } from '@pix/event-store';
 import { OUTBOX_MIGRATIONS } from '@pix/webhook-delivery';
-import { consumeCashIn, createKafka, ensureCashInTopics, NotificationsController, NotifierCore, NOTIFICATION_OUTBOX } from '@pix/messaging';
+import { BrokerProbe, consumeCashIn, createKafka, ensureCashInTopics, NotificationsController, NotifierCore, NOTIFICATION_OUTBOX } from '@pix/messaging';
 import type { Consumer, Producer } from 'kafkajs';
 import type { NotifierConfig } from './config';
 import { OperatorGuard } from './operator.guard';
@@ -15,9 +15,10 @@ const CORE = Symbol('NotifierCore');
 const DEAD_LETTERS = Symbol('DeadLetterProducer');
 export const KAFKA_STATE = Symbol('KafkaState');
 
-/** Where the cash-in consumer group is, for /health: it joins in the background. */
+/** Where the cash-in consumer group is, for /health (it joins in the background), and whether the cluster answers. */
 export class KafkaState {
   consumer: 'joining' | 'joined' | 'stopped' = 'joining';
+  constructor(readonly cluster: BrokerProbe) {}
 }
 
 /** Kafka (through @nestjs/microservices) → validation → the durable outbox. */
@@ -53,8 +54,8 @@ const PROBE_TIMEOUT_MS = 2000;
 
 /**
  * Probes, open without a token. `live`: the process answers. `ready` (and `/health`, its alias):
- * the database answers, so cash-ins can be taken into the outbox and delivered; 503 with
- * Retry-After while it does not. The consumer group joins in the background and is reported.
+ * the database and the Kafka cluster answer, so cash-ins can be taken into the outbox and
+ * delivered; 503 with Retry-After while either does not. The consumer group joins in the background and is reported.
  * The age of the oldest undelivered notification is the number to alert on.
  */
 @Controller('health')
@@ -76,11 +77,17 @@ class HealthController {
 
   @Get('ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply) {
-    const kafka = { consumer: this.kafka.consumer };
+    const cluster = (await this.kafka.cluster.check()) === undefined ? 'up' : 'unreachable';
+    const kafka = { consumer: this.kafka.consumer, cluster };
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('database probe timed out')), PROBE_TIMEOUT_MS)));
     try {
-      return { status: 'ok', database: 'up', kafka, notifications: await Promise.race([this.core.outbox.stats(), timeout]) };
+      const notifications = await Promise.race([this.core.outbox.stats(), timeout]);
+      if (cluster !== 'up') {
+        void reply.status(503).header('retry-after', '2');
+        return { status: 'unavailable', database: 'up', kafka, notifications };
+      }
+      return { status: 'ok', database: 'up', kafka, notifications };
     } catch {
       // No error text: this endpoint is open, and the message would name internal addresses.
       void reply.status(503).header('retry-after', '2');
@@ -109,6 +116,7 @@ class Lifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, On
   }
 
   async onApplicationShutdown() {
+    await this.kafka.cluster.close();
     await this.core.stop();
     await this.deadLetters.disconnect();
   }
@@ -123,7 +131,7 @@ export class NotifierModule {
       controllers: [CashInConsumer, HealthController, NotificationsController],
       providers: [
         Lifecycle,
-        { provide: KAFKA_STATE, useValue: new KafkaState() },
+        { provide: KAFKA_STATE, useValue: new KafkaState(new BrokerProbe(config.kafkaBrokers)) },
         { provide: APP_GUARD, useFactory: () => new OperatorGuard(config.operatorToken) },
         { provide: CORE, useFactory: () => NotifierCore.create(pool, store, config.delivery, { log: (m) => logger.log(m), error: (m) => logger.error(m) }) },
         { provide: NOTIFICATION_OUTBOX, inject: [CORE], useFactory: (core: NotifierCore) => core.outbox },

@@ -6,3 +6,4 @@ export * from './delivery-settings';
 export * from './notifier-core';
 export * from './notifications.controller';
 export * from './consumer-lag';
+export * from './broker-probe';

@@ -13,8 +13,9 @@ const PROBE_TIMEOUT_MS = 2000;
 
 /**
  * Probes, open without a token. `live`: the process answers (restart it if not). `ready` (and
- * `/health`, its alias): the database answers, so writes can be served; 503 while it does not.
- * Kafka consumers join in the background and are reported, not waited for. Plus what an
+ * `/health`, its alias): the database answers, so writes can be served, and the Kafka cluster
+ * answers when one is configured (settlement needs it); 503 while either does not. Kafka
+ * consumers join in the background and are reported, not waited for. Plus what an
  * operator wants first: where each read model is, batch work pending (counts only).
  */
 @Public()
@@ -39,9 +40,14 @@ export class HealthController {
 
   @Get('ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply) {
-    const common = { eventStore: this.store.name, projections: this.projections.checkpoints(), ...this.readiness.snapshot() };
+    const dependencies = await this.readiness.dependencies();
+    const common = { eventStore: this.store.name, projections: this.projections.checkpoints(), ...this.readiness.snapshot(), ...dependencies.states };
     try {
       const pending = await withTimeout(countSolicitacoesEmProcessamento(this.db), PROBE_TIMEOUT_MS);
+      if (!dependencies.up) {
+        void reply.status(503).header('retry-after', '2');
+        return { status: 'unavailable', database: 'up', ...common };
+      }
       return { status: 'ok', database: 'up', ...common, lotecobv: { solicitacoesEmProcessamento: pending } };
     } catch {
       // No error text: this endpoint is open, and the message would name internal addresses.

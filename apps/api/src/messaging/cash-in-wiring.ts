@@ -3,7 +3,7 @@ import type { Kafka } from 'kafkajs';
 import type { Pool } from 'pg';
 import type { PixRecebidoMessage } from '@pix/contracts';
 import type { EventStore } from '@pix/event-store';
-import { createKafka, ensureCashInTopics, InProcessCashInBus, KAFKA_PUBLISH_RETRY, KafkaCashInConsumer, KafkaCashInPublisher, NotifierCore, type CashInPublisher, type OperatorOutbox } from '@pix/messaging';
+import { BrokerProbe, createKafka, ensureCashInTopics, InProcessCashInBus, KAFKA_PUBLISH_RETRY, KafkaCashInConsumer, KafkaCashInPublisher, NotifierCore, type CashInPublisher, type OperatorOutbox } from '@pix/messaging';
 import type { AppConfig } from '../config/config';
 import type { Readiness } from '../health/readiness';
 import { CONFIG, EVENT_STORE, READ_DB, READINESS } from '../infrastructure/tokens';
@@ -49,6 +49,9 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
         this.readiness.report(`kafka ${c.groupId}`, () => c.state);
         this.stops.push(() => c.stop());
       }
+      const probe = new BrokerProbe(this.config.kafkaBrokers);
+      this.readiness.check('kafka', () => probe.check());
+      this.stops.push(() => probe.close());
       this.stops.push(() => publisher.disconnect());
       // Kafka joins in the background: HTTP and the write path never wait for a consumer group
       // (after a crash that means the dead member's session timeout, tens of seconds), and a
