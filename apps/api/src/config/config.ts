@@ -26,6 +26,8 @@ export interface AppConfig extends ObservabilitySettings {
   loteMaxSolicitacoes: number;
   /** Batch requests decided at the same time. */
   loteConcurrency: number;
+  /** /health/ready answers 503 while an asynchronous read model lags more than this (0: not checked). */
+  readyMaxProjectionLagSeconds: number;
   /** Local mode's receiver (LOCAL_*), seeded at start-up; production receivers come from `npm run admin`. */
   recebedor?: Recebedor;
   /** Kafka for cash-ins; without it, local mode uses the in-process transport. */
@@ -92,6 +94,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const maxBodyBytes = int('MAX_BODY_BYTES', 4 * 1_048_576, 1024, 64 * 1_048_576);
   const loteMaxSolicitacoes = int('LOTECOBV_MAX_REQUESTS', 1000, 1, 100_000);
   const loteConcurrency = int('LOTECOBV_CONCURRENCY', 8, 1, 256);
+  const readyMaxProjectionLagSeconds = int('READY_MAX_PROJECTION_LAG_SECONDS', 30, 0, 86_400);
   const recebedor = local ? loadLocalRecebedor(env, problems) : undefined;
   const kafkaBrokers = (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
   for (const b of kafkaBrokers) if (!/^[A-Za-z0-9.-]+:\d+$/.test(b)) problems.push(`KAFKA_BROKERS: "${b}" is not host:port`);
@@ -119,6 +122,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     maxBodyBytes,
     loteMaxSolicitacoes,
     loteConcurrency,
+    readyMaxProjectionLagSeconds,
     recebedor,
     kafkaBrokers,
     delivery,

@@ -5,7 +5,10 @@ import type { EventStore } from '@pix/event-store';
 import { countSolicitacoesEmProcessamento } from '@pix/read-models';
 import { Public } from '../auth/auth-context';
 import type { Projections } from '../infrastructure/projections';
-import { PROJECTIONS, EVENT_STORE, READ_DB, READINESS } from '../infrastructure/tokens';
+import { CLOCK, CONFIG, PROJECTIONS, EVENT_STORE, READ_DB, READINESS } from '../infrastructure/tokens';
+import type { AppConfig } from '../config/config';
+import { projectionLags } from '../metrics/projection-lag';
+import type { Clock } from '../shared/ports';
 import type { Readiness } from './readiness';
 
 /** A probe never waits longer than this for the database. */
@@ -26,7 +29,18 @@ export class HealthController {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(PROJECTIONS) private readonly projections: Projections,
     @Inject(READINESS) private readonly readiness: Readiness,
-  ) {}
+    @Inject(CONFIG) config: AppConfig,
+    @Inject(CLOCK) clock: Clock,
+  ) {
+    // Inline read models (PostgreSQL, ADR 14) never lag; asynchronous ones (EventStoreDB) may.
+    const bound = config.readyMaxProjectionLagSeconds;
+    if (bound > 0)
+      readiness.check('projectionLag', async () => {
+        const lags = await projectionLags(store, projections.checkpoints(), clock.now());
+        const behind = Object.entries(lags).filter(([, lag]) => lag.seconds > bound);
+        return behind.length > 0 ? `${behind.map(([name]) => name).join(', ')} more than ${bound} s behind` : undefined;
+      }, 'behind');
+  }
 
   @Get('live')
   live() {

@@ -5,25 +5,25 @@
  */
 export class Readiness {
   private readonly parts = new Map<string, () => string>();
-  private readonly checks = new Map<string, () => Promise<string | undefined>>();
+  private readonly checks = new Map<string, { probe: () => Promise<string | undefined>; failedAs: string }>();
 
   /** `state` is read at each probe. */
   report(part: string, state: () => string): void {
     this.parts.set(part, state);
   }
 
-  /** `probe` answers undefined when the dependency is up, else why not. */
-  check(part: string, probe: () => Promise<string | undefined>): void {
-    this.checks.set(part, probe);
+  /** `probe` answers undefined when the dependency is up, else why not; the probe then shows `failedAs`. */
+  check(part: string, probe: () => Promise<string | undefined>, failedAs = 'unreachable'): void {
+    this.checks.set(part, { probe, failedAs });
   }
 
   snapshot(): Record<string, string> {
     return Object.fromEntries([...this.parts].map(([part, state]) => [part, state()]));
   }
 
-  /** Each checked dependency: 'up' or 'unreachable' (reasons stay in the log: the probe is open). */
-  async dependencies(): Promise<{ up: boolean; states: Record<string, 'up' | 'unreachable'> }> {
-    const results = await Promise.all([...this.checks].map(async ([part, probe]) => [part, (await probe().catch(() => 'failed')) === undefined ? 'up' : 'unreachable'] as const));
+  /** Each checked dependency: 'up' or its failure word (no reasons: the probe is open to anyone). */
+  async dependencies(): Promise<{ up: boolean; states: Record<string, string> }> {
+    const results = await Promise.all([...this.checks].map(async ([part, { probe, failedAs }]) => [part, (await probe().catch(() => 'failed')) === undefined ? 'up' : failedAs] as const));
     return { up: results.every(([, s]) => s === 'up'), states: Object.fromEntries(results) };
   }
 }

@@ -1,0 +1,34 @@
+import type { AppConfig } from '../config/config';
+import { HealthController } from './health.controller';
+import { Readiness } from './readiness';
+
+// Readiness with an asynchronous read model (as on EventStoreDB): 503 once it lags past the bound.
+describe('readiness and projection lag', () => {
+  const now = new Date('2026-11-23T12:00:00Z');
+  const reply = () => {
+    const r = { code: 200, headers: {} as Record<string, string>, status: (c: number) => ((r.code = c), r), header: (k: string, v: string) => ((r.headers[k] = v), r) };
+    return r;
+  };
+  const controller = (recordedAt: Date | undefined, bound = 30) => {
+    const store = { name: 'eventstoredb', readAll: async ({ after }: { after?: string }) => (recordedAt && after === 'p1' ? [{ recordedAt, position: 'p2' }] : []) };
+    const projections = { checkpoints: () => ({ cobv: 'p1', pix: 'inline' }) };
+    const db = { query: async () => ({ rows: [{ n: 0 }] }) };
+    return new HealthController(db as never, store as never, projections as never, new Readiness(), { readyMaxProjectionLagSeconds: bound } as AppConfig, { now: () => now });
+  };
+
+  it('is ready while the asynchronous read model is caught up or within the bound', async () => {
+    for (const recordedAt of [undefined, new Date(now.getTime() - 10_000)]) {
+      const r = reply();
+      const body: any = await controller(recordedAt).ready(r as never);
+      expect([r.code, body.status, body.projectionLag]).toEqual([200, 'ok', 'up']);
+    }
+  });
+
+  it('answers 503 with Retry-After once it lags past the bound, and never checks when the bound is 0', async () => {
+    const r = reply();
+    const body: any = await controller(new Date(now.getTime() - 31_000)).ready(r as never);
+    expect([r.code, r.headers['retry-after'], body.status, body.projectionLag]).toEqual([503, '2', 'unavailable', 'behind']);
+    const off = reply();
+    expect(((await controller(new Date(0), 0).ready(off as never)) as any).status).toBe('ok');
+  });
+});
