@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { LOCAL_KEY, newTxid, startApi, validCobV, type ApiResponse, type RunningApi } from '../support/api-harness';
+import { settledBatch } from '../support/lotecobv-expect';
 import { createCharge, expectNoCharge, expectProblem, readCharge } from '../support/cobv-expect';
 
 // Issue 9's hostile inputs, replayed over HTTP on a real API: each is refused with the
@@ -140,11 +141,7 @@ describe('hostile input never reaches the store', () => {
       const body = `{"descricao":"x","cobsv":[${JSON.stringify({ txid, ...validCobV() }).replace(/^\{/, `{"${name}":{"a":1},`)}]}`;
       const id = 1000 + Math.floor(Math.random() * 100_000);
       expect((await api.raw('PUT', `/lotecobv/${id}`, body)).status).toBe(202);
-      let lote: any;
-      for (let i = 0; i < 100 && lote?.cobsv?.[0]?.status !== 'NEGADA' && lote?.cobsv?.[0]?.status !== 'CRIADA'; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        lote = (await api.request('GET', `/lotecobv/${id}`)).body;
-      }
+      const lote = await settledBatch(api, String(id), 5000);
       expect(lote.cobsv[0]).toMatchObject({ txid, status: 'NEGADA', problema: { type: 'https://pix.bcb.gov.br/api/v2/error/CobVOperacaoInvalida', violacoes: [{ propriedade: `cobv.${name}` }] } });
       await expectNoCharge(api, txid);
     }

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { parseBrCode } from '@pix/domain';
 import { newTxid, startApi, validCobV, type RunningApi } from '../support/api-harness';
+import { settledBatch } from '../support/lotecobv-expect';
 import { WHOLE_TIME } from '../support/cobv-expect';
 
 jest.setTimeout(60_000);
@@ -10,14 +11,6 @@ jest.setTimeout(60_000);
 const PROBLEM = 'https://pix.bcb.gov.br/api/v2/error/';
 const requests = (txids: string[]) => txids.map((txid) => ({ txid, ...validCobV() }));
 
-async function settled(api: RunningApi, id: string, timeoutMs = 30_000) {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
-    const r = await api.request('GET', `/lotecobv/${id}`);
-    if (r.status === 200 && r.body.cobsv.every((c: any) => c.status !== 'EM_PROCESSAMENTO')) return r.body;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  throw new Error(`batch ${id} still processing after ${timeoutMs} ms`);
-}
 
 describe('lotecobv ids: every accepted id is usable in the loteCobVId filter', () => {
   let api: RunningApi;
@@ -37,7 +30,7 @@ describe('lotecobv ids: every accepted id is usable in the loteCobVId filter', (
     const id = String(Number(sent));
     const txids = [newTxid('max'), newTxid('max')];
     expect((await api.request('PUT', `/lotecobv/${sent}`, { descricao: `Lote ${sent}`, cobsv: requests(txids) })).status).toBe(202);
-    const lote = await settled(api, id);
+    const lote = await settledBatch(api, id);
     expect(lote.id).toBe(Number(id));
     expect(lote.cobsv.every((c: any) => c.status === 'CRIADA')).toBe(true);
     const listed = await api.request('GET', `/cobv?${WHOLE_TIME}&loteCobVId=${id}`);

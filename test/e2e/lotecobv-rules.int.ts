@@ -1,4 +1,5 @@
 import { newTxid, startApi, validCobV, type RunningApi } from '../support/api-harness';
+import { settledBatch } from '../support/lotecobv-expect';
 
 jest.setTimeout(60_000);
 
@@ -7,14 +8,6 @@ let nextId = Date.now() % 1_000_000_000;
 const loteId = () => String(nextId++);
 const requests = (txids: string[], over: Record<string, unknown> = {}) => txids.map((txid) => ({ txid, ...validCobV(over) }));
 
-async function settled(api: RunningApi, id: string, timeoutMs = 30_000) {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
-    const r = await api.request('GET', `/lotecobv/${id}`);
-    if (r.status === 200 && r.body.cobsv.every((c: any) => c.status !== 'EM_PROCESSAMENTO')) return r.body;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  throw new Error(`batch ${id} still processing after ${timeoutMs} ms`);
-}
 
 describe('lotecobv: the batch rules', () => {
   let api: RunningApi;
@@ -29,7 +22,7 @@ describe('lotecobv: the batch rules', () => {
     const bad = newTxid('b');
     const put = await api.request('PUT', `/lotecobv/${id}`, { descricao: 'Mensalidades', cobsv: [...requests(good), { txid: bad, ...validCobV({ valor: { original: '0.00' } }) }] });
     expect(put.status).toBe(202);
-    const lote = await settled(api, id);
+    const lote = await settledBatch(api, id);
     expect(lote).toMatchObject({ id: Number(id), descricao: 'Mensalidades' });
     expect(lote.cobsv.map((c: any) => [c.txid, c.status])).toEqual([...good.map((t) => [t, 'CRIADA']), [bad, 'NEGADA']]);
     expect(lote.cobsv[3].problema).toMatchObject({ type: `${PROBLEM}CobVOperacaoInvalida`, status: 400, violacoes: [{ propriedade: 'cobv.valor.original' }] });
@@ -49,7 +42,7 @@ describe('lotecobv: the batch rules', () => {
     const id = loteId();
     const txids = [newTxid('a'), newTxid('a'), newTxid('a')];
     await api.request('PUT', `/lotecobv/${id}`, { descricao: 'Três', cobsv: requests(txids) });
-    const before = await settled(api, id);
+    const before = await settledBatch(api, id);
     const extra = newTxid('x');
     const four = await api.request('PUT', `/lotecobv/${id}`, { descricao: 'Quatro', cobsv: requests([...txids, extra]) });
     expect(four.status).toBe(400);
@@ -66,10 +59,10 @@ describe('lotecobv: the batch rules', () => {
     const id = loteId();
     const txids = [newTxid('s'), newTxid('s'), newTxid('s')];
     await api.request('PUT', `/lotecobv/${id}`, { descricao: 'Três', cobsv: requests(txids) });
-    await settled(api, id);
+    await settledBatch(api, id);
     const alter = await api.request('PUT', `/lotecobv/${id}`, { descricao: 'Três, alteradas', cobsv: requests([...txids].reverse(), { valor: { original: '200.00' } }) });
     expect(alter.status).toBe(202);
-    const lote = await settled(api, id);
+    const lote = await settledBatch(api, id);
     expect(lote.descricao).toBe('Três, alteradas');
     expect(lote.cobsv.every((c: any) => c.status === 'CRIADA')).toBe(true);
     for (const txid of txids) expect((await api.request('GET', `/cobv/${txid}`)).body).toMatchObject({ revisao: 1, valor: { original: '200.00' } });
@@ -87,7 +80,7 @@ describe('lotecobv: the batch rules', () => {
     const a = loteId();
     const inA = newTxid('a');
     await api.request('PUT', `/lotecobv/${a}`, { descricao: 'A', cobsv: requests([inA]) });
-    await settled(api, a);
+    await settledBatch(api, a);
     const b = await api.request('PUT', `/lotecobv/${loteId()}`, { descricao: 'B', cobsv: requests([inA]) });
     expect(b.status).toBe(400);
     expect(b.body.type).toBe(`${PROBLEM}LoteCobVOperacaoInvalida`);
@@ -97,9 +90,9 @@ describe('lotecobv: the batch rules', () => {
     const id = loteId();
     const txids = [newTxid('p'), newTxid('p')];
     await api.request('PUT', `/lotecobv/${id}`, { descricao: 'P', cobsv: requests(txids) });
-    await settled(api, id);
+    await settledBatch(api, id);
     expect((await api.request('PATCH', `/lotecobv/${id}`, { cobsv: [{ txid: txids[1], solicitacaoPagador: 'Revisada' }] })).status).toBe(202);
-    await settled(api, id);
+    await settledBatch(api, id);
     expect((await api.request('GET', `/cobv/${txids[1]}`)).body).toMatchObject({ revisao: 1, solicitacaoPagador: 'Revisada' });
     expect((await api.request('GET', `/cobv/${txids[0]}`)).body.revisao).toBe(0);
     const outside = await api.request('PATCH', `/lotecobv/${id}`, { cobsv: [{ txid: newTxid('o'), solicitacaoPagador: 'x' }] });

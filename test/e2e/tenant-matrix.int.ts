@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { PIX_SCOPES } from '@pix/domain';
 import { TokenSigner } from '../../apps/api/src/access/token/token-signer';
 import { LOCAL_KEY, newTxid, startApi, validCobV, type ApiResponse, type RunningApi } from '../support/api-harness';
+import { settledBatch } from '../support/lotecobv-expect';
 import { provisionAccess, TEST_TOKEN_KEY } from '../support/api-process';
 import { newE2e } from '../support/cash-in-fixtures';
 
@@ -44,13 +45,7 @@ describe('access matrix: every endpoint, every kind of caller', () => {
     expect(r.body.type).toBe(`${PROBLEM}${type}`);
   };
   /** Waits until A's batch has decided every request, so its view stands still. */
-  const batchSettled = async () => {
-    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
-      const r = await asA('GET', `/lotecobv/${a.loteId}`);
-      if (r.body.cobsv.every((c: { status: string }) => c.status !== 'EM_PROCESSAMENTO')) return;
-    }
-    throw new Error(`batch ${a.loteId} still processing after 20 s`);
-  };
+  const batchSettled = () => settledBatch(api, a.loteId, 20_000);
   const loteBody = (descricao: string) => ({ descricao, cobsv: [{ txid: a.loteTxid, ...validCobV() }] });
   /** A's own view of a resource stays exactly as it was. */
   const unchangedForA = async (path: string, before: unknown) => expect((await asA('GET', path)).body).toEqual(before);
