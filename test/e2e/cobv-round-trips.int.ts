@@ -22,7 +22,7 @@ describe('PUT /cobv round trips to PostgreSQL (issue 11)', () => {
     await api?.stop();
   });
 
-  it('a new charge costs at most 3 statements: stream read, batch check, the append with its read models', async () => {
+  it('a new charge costs one statement: the append, which checks the stream is new and no batch holds the txid, and writes its read models', async () => {
     // Warm: token, receiver cache, prepared statements, a block of location ids.
     for (let i = 0; i < 3; i++) expect((await api.request('PUT', `/cobv/${newTxid()}`, validCobV())).status).toBe(201);
     for (let i = 0; i < 5; i++) {
@@ -32,12 +32,27 @@ describe('PUT /cobv round trips to PostgreSQL (issue 11)', () => {
       const sent = statements;
       statements = undefined;
       expect(put.status).toBe(201);
-      expect(sent.length).toBeLessThanOrEqual(3);
-      // What they are (and that the counting sees them at all).
-      expect(sent.filter((s) => /FROM es_events WHERE stream_id = \$1 ORDER BY/.test(s))).toHaveLength(1);
-      expect(sent.filter((s) => s.includes('INSERT INTO es_events'))).toHaveLength(1);
+      // What it is (and that the counting sees it at all).
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toContain('INSERT INTO es_events');
+      expect(sent[0]).toContain('rm_lotecobv_solicitacao');
       // The row is there the moment the 201 is: the append wrote it.
       expect((await api.request('GET', `/cobv/${txid}`)).status).toBe(200);
     }
+  });
+
+  it('an existing charge is read first: stream read, batch check, the append (the guess of a new charge is not retried)', async () => {
+    const txid = newTxid();
+    expect((await api.request('PUT', `/cobv/${txid}`, validCobV())).status).toBe(201);
+    statements = [];
+    const put = await api.request('PUT', `/cobv/${txid}`, validCobV({ valor: { original: '99.99' } }));
+    const sent = statements;
+    statements = undefined;
+    expect(put.status).toBe(201);
+    expect(put.body.valor.original).toBe('99.99');
+    // The guess (one statement that fails on the stream's existence), then the ordinary path.
+    expect(sent.filter((s) => /FROM es_events WHERE stream_id = \$1 ORDER BY/.test(s))).toHaveLength(1);
+    expect(sent.filter((s) => s.includes('INSERT INTO es_events'))).toHaveLength(2);
+    expect(sent.length).toBeLessThanOrEqual(5);
   });
 });

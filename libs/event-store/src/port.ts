@@ -59,6 +59,20 @@ export interface StoreCapabilities {
    * the row is visible, with no waiting. Elsewhere the same projections run asynchronously.
    */
   inlineProjections: boolean;
+  /** `AppendOptions.conditions` are checked in the append's own transaction (PostgreSQL). */
+  appendConditions: boolean;
+}
+
+/**
+ * Something the decision read outside its stream, stated instead of read: the append checks it
+ * in its own transaction and fails with AppendConditionFailedError when it does not hold. For
+ * PostgreSQL, `sql` is a boolean expression over `$1`… (its own `params`), e.g. a NOT EXISTS on
+ * a read model that is written inline.
+ */
+export interface AppendCondition {
+  name: string;
+  sql: string;
+  params: unknown[];
 }
 
 export interface AppendOptions {
@@ -67,6 +81,8 @@ export interface AppendOptions {
    * last): lets inline projections compute rows owned by this stream without reading them back.
    */
   prior?: readonly RecordedEvent[];
+  /** Only for adapters with `capabilities.appendConditions`; the others refuse them. */
+  conditions?: readonly AppendCondition[];
 }
 
 export interface EventStore {
@@ -107,5 +123,13 @@ export class DuplicateEventIdError extends Error {
   constructor(readonly streamId: string, readonly eventIds: string[]) {
     super(`Stream ${streamId}: event id(s) already used elsewhere: ${eventIds.join(', ')}`);
     this.name = 'DuplicateEventIdError';
+  }
+}
+
+/** An append whose conditions did not hold: nothing was written. */
+export class AppendConditionFailedError extends Error {
+  constructor(readonly streamId: string, readonly conditions: string[]) {
+    super(`Stream ${streamId}: append condition(s) ${conditions.join(', ')} did not hold`);
+    this.name = 'AppendConditionFailedError';
   }
 }

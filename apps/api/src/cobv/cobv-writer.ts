@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { cobvDecider, DomainError, tenantKey, type CobVCommand, type CobVState } from '@pix/domain';
-import { handleCommand, type EventStore } from '@pix/event-store';
+import { handleCommand, type BuildContext, type EventStore, type HandleOptions } from '@pix/event-store';
 import type { CobVRow } from '@pix/read-models';
 import type { Projections } from '../infrastructure/projections';
 import { CLOCK, EVENT_STORE, PROJECTIONS } from '../infrastructure/tokens';
@@ -26,9 +26,14 @@ export class CobVWriter {
   ) {}
 
   /** On the receiver's own charge `cobv-{recebedorId}/{txid}`. */
-  execute(recebedorId: string, txid: string, build: (state: CobVState, now: Date) => Promise<CobVCommand> | CobVCommand): Promise<{ state: CobVRow; changed: boolean }> {
+  execute(
+    recebedorId: string,
+    txid: string,
+    build: (state: CobVState, now: Date, context: BuildContext) => Promise<CobVCommand> | CobVCommand,
+    options: Pick<HandleOptions, 'assumeNew'> = {},
+  ): Promise<{ state: CobVRow; changed: boolean }> {
     return this.mutex.run(tenantKey(recebedorId, txid), async () => {
-      const { state, position } = await handleCommand(this.store, cobvStream(recebedorId, txid), cobvDecider, (s) => build(s, this.clock.now()));
+      const { state, position } = await handleCommand(this.store, cobvStream(recebedorId, txid), cobvDecider, (s, _, context) => build(s, this.clock.now(), context), options);
       if (position && !(await this.projections.waitFor(['cobv', 'loc'], position)))
         this.logger.warn(`read model of cobv ${txid} not caught up after 5 s; the write is stored`);
       if (!state.exists) throw new DomainError('CobVNaoEncontrada', 'Cobrança com vencimento não encontrada.');

@@ -16,6 +16,7 @@ import {
 } from '@eventstore/db-client';
 import {
   DuplicateEventIdError,
+  type AppendOptions,
   type AppendResult,
   type EventStore,
   type EventToAppend,
@@ -51,7 +52,7 @@ export interface EventStoreDbEventStoreOptions {
 export class EventStoreDbEventStore implements EventStore {
   readonly name = 'eventstoredb';
   /** Read models follow asynchronously (checkpointed subscriptions), with read-your-writes by waiting. */
-  readonly capabilities = { inlineProjections: false };
+  readonly capabilities = { inlineProjections: false, appendConditions: false };
   private readonly stops = new Set<() => Promise<void>>();
   private readonly pageSize: number;
   private readonly resubscribeDelayMs: number;
@@ -75,7 +76,9 @@ export class EventStoreDbEventStore implements EventStore {
     return this.readRange(streamId, START);
   }
 
-  async appendToStream(streamId: string, events: EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+  async appendToStream(streamId: string, events: EventToAppend[], expected: ExpectedRevision, options: AppendOptions = {}): Promise<AppendResult> {
+    // Nothing here can check them atomically: the caller reads instead (capabilities.appendConditions).
+    if (options.conditions?.length) throw new RangeError(`appendToStream(${streamId}): append conditions are not supported by EventStoreDB`);
     // An empty append has no "last event appended" to report a position for.
     if (events.length === 0) throw new RangeError(`appendToStream(${streamId}): no events to append`);
     if (typeof expected === 'bigint' && this.checkEventIdReuse) await this.rejectReusedIds(streamId, events, expected);

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Pool, type PoolConfig } from 'pg';
 import {
+  AppendConditionFailedError,
   type AppendOptions,
   DuplicateEventIdError,
   WrongExpectedRevisionError,
@@ -12,7 +13,7 @@ import {
   type RecordedEvent,
 } from '../port';
 import { APPEND_SQL, CURRENT_REVISION_SQL, EVENTS_BY_ID_SQL, READ_ALL_SQL, READ_ALL_UNFENCED_SQL, READ_STREAM_SQL } from './append-sql';
-import { inlineAppendParams, inlineAppendSql, isInlineConflict, toPendingEvents, type InlineProjector } from './inline';
+import { inlineAppendParams, inlineAppendSql, isConditionFailure, isInlineConflict, toPendingEvents, type InlineProjector } from './inline';
 import { comparePgPositions, decodePgPosition, encodePgPosition, PG_START } from './positions';
 import { isSameAppend, toRecorded, type EventRow } from './rows';
 import { AppendListener, type StoreLogger } from './append-listener';
@@ -39,7 +40,7 @@ export interface PostgresEventStoreOptions {
 
 export class PostgresEventStore implements EventStore {
   readonly name = 'postgresql';
-  readonly capabilities = { inlineProjections: true };
+  readonly capabilities = { inlineProjections: true, appendConditions: true };
   private readonly pool: Pool;
   private readonly ownsPool: boolean;
   private readonly appended = new EventEmitter().setMaxListeners(0);
@@ -84,16 +85,24 @@ export class PostgresEventStore implements EventStore {
     if (events.length === 0) return this.emptyAppend(streamId, expected);
     const payload = JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata ?? {} })));
     const expectedParam = typeof expected === 'bigint' ? expected.toString() : expected;
+    const conditions = options.conditions ?? [];
     for (let attempt = 1; ; attempt++) {
       try {
         const writes = this.inline
           ? await this.inline.plan({ streamId, events: toPendingEvents(streamId, events), prior: options.prior, optimistic: attempt === 1, read: (t, ids) => this.readRows(t, ids) })
           : [];
-        const statement = writes.length > 0 ? inlineAppendSql(writes) : { name: 'es_append', text: APPEND_SQL };
-        const { rows } = await this.pool.query<{ global_position: string; transaction_id: string; stream_revision: string }>({
+        const combined = writes.length > 0 || conditions.length > 0;
+        const statement = combined ? inlineAppendSql(writes, conditions) : { name: 'es_append', text: APPEND_SQL };
+        const { rows } = await this.pool.query<{ global_position: string; transaction_id: string; stream_revision: string; current_revision?: string | null; ids_taken?: string }>({
           ...statement,
-          values: [streamId, payload, expectedParam, ...(writes.length > 0 ? inlineAppendParams(writes) : [])],
+          values: [streamId, payload, expectedParam, ...(combined ? inlineAppendParams(writes, conditions) : [])],
         });
+        if (rows.length === 1 && rows[0].stream_revision === null) {
+          // Nothing inserted and none of these ids stored: a plain conflict, already measured.
+          const current = rows[0].current_revision!;
+          if (Number(rows[0].ids_taken) === 0) throw new WrongExpectedRevisionError(streamId, expected, current === '-1' ? 'no_stream' : BigInt(current));
+          return await this.explainRejectedAppend(streamId, events, expected);
+        }
         if (rows.length === 0) return await this.explainRejectedAppend(streamId, events, expected);
         const last = rows[rows.length - 1];
         this.appended.emit('appended');
@@ -105,6 +114,7 @@ export class PostgresEventStore implements EventStore {
       } catch (error: any) {
         // A row the append's projections computed from moved meanwhile: plan again from fresh reads.
         if (isInlineConflict(error) && attempt < 20) continue;
+        if (isConditionFailure(error)) throw new AppendConditionFailedError(streamId, conditions.map((c) => c.name));
         if (error?.code !== UNIQUE_VIOLATION) throw error;
         // Someone appended to this stream between our read of its revision and our insert.
         if (error.constraint === 'es_events_stream_revision_uq' && expected === 'any') continue;

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { tenantKey } from '@pix/domain';
+import type { AppendCondition } from '@pix/event-store';
 import { loteKeyOf, lotecobvProjection, solicitacaoLoteProjection, type LoteCobVRow, type SolicitacaoLoteRow } from './lotecobv-projection';
 
 type Db = Pick<Pool, 'query'>;
@@ -52,6 +53,15 @@ async function itemsOf(db: Db, recebedorId: string, loteKeys: string[]): Promise
 export async function findSolicitacoesByTxid(db: Db, recebedorId: string, txids: string[]): Promise<SolicitacaoLoteRow[]> {
   const { rows } = await db.query<{ doc: SolicitacaoLoteRow }>(`SELECT doc FROM ${itens} WHERE recebedor_id = $1 AND txid = ANY($2::text[])`, [recebedorId, txids]);
   return rows.map((r) => r.doc);
+}
+
+/**
+ * What PUT /cobv states instead of reading when it assumes a new charge (HandleOptions.assumeNew):
+ * no request of a batch of this receiver holds the txid (any status but CRIADA), checked in the
+ * append's own transaction, where this inline read model is exact.
+ */
+export function semPendenciaDeLote(recebedorId: string, txid: string): AppendCondition {
+  return { name: 'sem-pendencia-de-lote', sql: `NOT EXISTS (SELECT 1 FROM ${itens} WHERE recebedor_id = $1 AND txid = $2 AND status <> 'CRIADA')`, params: [recebedorId, txid] };
 }
 
 /**

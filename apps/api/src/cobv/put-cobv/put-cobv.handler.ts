@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { decideCobV, DomainError, type CobVCommand, type CobVState, type Recebedor } from '@pix/domain';
-import type { CobVRow } from '@pix/read-models';
+import { semPendenciaDeLote, type CobVRow } from '@pix/read-models';
 import type { Pool } from 'pg';
 import { firstThenFresh, pendenciaLote } from '../../lotecobv/pendencia-lote';
 import { LOCATION_IDS, READ_DB } from '../../infrastructure/tokens';
@@ -30,15 +30,24 @@ export class PutCobVHandler implements ICommandHandler<PutCobVCommand, CobVRow> 
   async execute({ recebedor, txid, input }: PutCobVCommand): Promise<CobVRow> {
     const refused = refuseTxid(txid);
     if (refused) throw refused;
-    const pendencia = firstThenFresh(() => pendenciaLote(this.db, recebedor.id, txid));
-    const { state } = await this.writer.execute(recebedor.id, txid, async (current, now) => {
-      const command: CobVCommand = { type: 'CriarOuAlterarCobV', txid, input, now, recebedor, pendenteEmLote: await pendencia() };
-      if (current.exists) return command;
-      const locId = input.loc?.id;
-      // A location id is spent only when the charge is new and names none.
-      if (locId === undefined) return { ...command, novaLocation: await this.locations.next() };
-      return this.withClaimedLocation(command, current, recebedor, locId);
-    });
+    const locId = input.loc?.id;
+    // Most PUTs create: decide as new and let the append check both guesses (no stream yet, no
+    // batch holding the txid), one statement in all. Claiming a named location is an effect of
+    // its own, so that path reads first.
+    const assumeNew = locId === undefined ? { conditions: [semPendenciaDeLote(recebedor.id, txid)] } : undefined;
+    const pendencia = assumeNew ? () => pendenciaLote(this.db, recebedor.id, txid) : firstThenFresh(() => pendenciaLote(this.db, recebedor.id, txid));
+    const { state } = await this.writer.execute(
+      recebedor.id,
+      txid,
+      async (current, now, { assumedNew }) => {
+        const command: CobVCommand = { type: 'CriarOuAlterarCobV', txid, input, now, recebedor, pendenteEmLote: assumedNew ? undefined : await pendencia() };
+        if (current.exists) return command;
+        // A location id is spent only when the charge is new and names none.
+        if (locId === undefined) return { ...command, novaLocation: await this.locations.next() };
+        return this.withClaimedLocation(command, current, recebedor, locId);
+      },
+      { assumeNew },
+    );
     return state;
   }
 
