@@ -13,7 +13,7 @@ describe('PUT /cobv round trips to PostgreSQL (issue 11)', () => {
     // Every statement any pooled client of this process sends, while a window is open.
     Client.prototype.query = function (this: Client, ...args: any[]) {
       const text = typeof args[0] === 'string' ? args[0] : args[0]?.text;
-      if (statements && typeof text === 'string' && !PROCESSOR_POLL.test(text)) statements.push(text.replace(/\s+/g, ' ').trim().slice(0, 400));
+      if (statements && typeof text === 'string' && !PROCESSOR_POLL.test(text)) statements.push(text.replace(/\s+/g, ' ').trim());
       return (original as any).apply(this, args);
     } as any;
   });
