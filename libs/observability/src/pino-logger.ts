@@ -1,6 +1,7 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import pino, { type Logger as Pino } from 'pino';
 import { prettyFactory } from 'pino-pretty';
+import { coalescedStdout } from './coalesced-output';
 import { currentCorrelationId } from './request-context';
 import { PINO_REDACT_PATHS, scrubText } from './scrub';
 
@@ -27,10 +28,10 @@ export class AppLogger implements LoggerService {
   readonly pino: Pino;
 
   constructor(options: AppLoggerOptions) {
-    const out = options.destination ?? process.stdout;
+    // Standard output is written once per event-loop turn (see coalescedOutput); a given destination (tests) line by line.
+    const out = options.destination ?? coalescedStdout();
     // Pretty lines are formatted in the calling tick (prettyFactory, no transform stream), so a line
-    // written just before exit is not lost; both formats write to the stream object, so whoever wraps
-    // stdout (tests) sees them.
+    // written just before exit is not lost.
     const prettify =
       options.format === 'pretty'
         ? prettyFactory({

@@ -30,3 +30,24 @@ describe('access tokens across a signing-key rotation', () => {
     expect((await new TokenSigner(OLD, () => now, [NEW]).verify(legacy)).ok).toBe(false);
   });
 });
+
+describe('verified tokens are remembered, never past their expiry', () => {
+  it('a token verified once is accepted again until exp, then refused as expired', async () => {
+    let at = now;
+    const signer = new TokenSigner(NEW, () => at);
+    const { token } = await signer.sign(claims, 60);
+    expect(await signer.verify(token)).toMatchObject({ ok: true, claims });
+    at = new Date(now.getTime() + 59_000);
+    expect((await signer.verify(token)).ok).toBe(true);
+    at = new Date(now.getTime() + 60_000);
+    expect(await signer.verify(token)).toEqual({ ok: false, reason: 'The access token expired.' });
+  });
+
+  it('a forged token is not remembered as valid because a genuine one was', async () => {
+    const signer = new TokenSigner(NEW, () => now);
+    const { token } = await signer.sign(claims, 60);
+    expect((await signer.verify(token)).ok).toBe(true);
+    const [h, p] = token.split('.');
+    expect((await signer.verify(`${h}.${p}.${'A'.repeat(43)}`)).ok).toBe(false);
+  });
+});

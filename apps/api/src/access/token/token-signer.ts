@@ -31,9 +31,18 @@ export const keyIdOf = (key: Uint8Array) => createHash('sha256').update(key).dig
  * Token time is the wall clock, not the app's business Clock: tests move that one across years,
  * and a token's life is real time.
  */
+/** How many verified tokens are remembered (a client reuses its token for up to an hour). */
+const VERIFIED_CACHE_SIZE = 10_000;
+
 export class TokenSigner {
   private readonly keyId: string;
   private readonly verifiers: Map<string, Uint8Array>;
+  /**
+   * Tokens whose signature already checked out, with their claims: a client sends the same token
+   * on every request, and the HMAC over it was a measurable share of a request's CPU (issue 11).
+   * Expiry is still checked on every use; the map's insertion order makes it evict the oldest.
+   */
+  private readonly verified = new Map<string, AccessClaims>();
 
   constructor(
     private readonly key: Uint8Array,
@@ -53,6 +62,20 @@ export class TokenSigner {
 
   /** Signature, algorithm, type and expiry; the claims' shape too. */
   async verify(token: string): Promise<VerifyResult> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.exp > Math.floor(this.now().getTime() / 1000)) return { ok: true, claims: known };
+      this.verified.delete(token);
+    }
+    const result = await this.verifyUncached(token);
+    if (result.ok) {
+      if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(token, result.claims);
+    }
+    return result;
+  }
+
+  private async verifyUncached(token: string): Promise<VerifyResult> {
     try {
       const { kid } = decodeProtectedHeader(token);
       // Tokens from before key ids existed carry none: only the current key may verify them.
