@@ -6,7 +6,9 @@
  * BENCH_SECONDS (measured seconds per HTTP point, default 5), BENCH_WARMUP_SECONDS (default 2),
  * BENCH_CASHIN_SECONDS (item 5's measured window, default 10), BENCH_CASHIN_IN_FLIGHT (default 16),
  * BENCH_SEQUENTIAL_PUTS (item 4's sequential PUTs, default 300); KAFKA_BROKERS (else tools/kafka);
- * BENCH_CASHIN=0 skips item 5 (no Kafka; issue 11's budgets are items 1-4).
+ * BENCH_CASHIN=0 skips item 5 (no Kafka; issue 11's budgets are items 1-4); BENCH_ONLY=cashin runs
+ * item 5 alone (the same seeded charges, then item 5; prints the rows, leaves docs/benchmarks.md
+ * as it is), BENCH_CASHIN_BURST (default 3000), BENCH_CASHIN_SLOW_BACKLOG (default 2000).
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +18,7 @@ import { capture, getLoad, listLoad, putLoad, rawGetCeiling, rawListCeiling, typ
 import { inlineVisibility, installCheckpointLog, isInline, projectionLag, waitForCatchUp } from './lag';
 import type { Durations, Point } from './load';
 import { BATCH_SIZE, batchRows, POLL_MS, SEQUENTIAL_SIZE } from './batch';
-import { CASH_IN_IN_FLIGHT, cashInRows } from './cash-in';
+import { BURST, CASH_IN_IN_FLIGHT, cashInRows, SLOW_BACKLOG, SLOW_MS, SPREAD_KEYS } from './cash-in';
 import { startApi, startBareFastify, type Stoppable } from './processes';
 import { runProfile } from './profile';
 import { describeMachine, fmtMs, fmtPoint, fmtRate, otherTransactions, renderTable, writeReport, type Row } from './report';
@@ -31,6 +33,8 @@ const seconds = (name: string, fallback: number) => 1000 * Number(process.env[na
 const http: Durations = { warmupMs: seconds('BENCH_WARMUP_SECONDS', 2), measureMs: seconds('BENCH_SECONDS', 5) };
 const storage: Durations = { warmupMs: http.warmupMs / 2, measureMs: http.measureMs * 0.8 };
 const log = (m: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${m}`);
+const ONLY = process.env.BENCH_ONLY;
+const cashInRun = (): Durations => ({ warmupMs: http.warmupMs, measureMs: seconds('BENCH_CASHIN_SECONDS', 10) });
 
 async function main(): Promise<void> {
   const admin = new Pool({ connectionString: `${SERVER}/postgres`, max: 1 });
@@ -50,6 +54,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', interrupted);
   try {
     if (process.argv.includes('--profile')) return await runProfile(url, children, log);
+    if (ONLY !== undefined) return await only(ONLY, url, db, children);
     const machine = await describeMachine(db);
     const others = await otherTransactions(db);
     const started = Date.now();
@@ -190,9 +195,25 @@ async function measure(url: string, db: Pool, children: Stoppable[]): Promise<Ro
   if (process.env.BENCH_CASHIN === '0') return rows;
 
   // 5. Cash-in to webhook (and the notifier's RSS): Kafka, the API with KAFKA_BROKERS, the notifier.
-  const cashIn = { warmupMs: http.warmupMs, measureMs: seconds('BENCH_CASHIN_SECONDS', 10) };
-  rows.push(...(await cashInRows({ url, db, txids: seed.txids, children, log, ceiling: http, run: cashIn })));
+  rows.push(...(await cashInRows({ url, db, txids: seed.txids, children, log, ceiling: http, run: cashInRun() })));
   return rows;
+}
+
+/**
+ * BENCH_ONLY=cashin: item 5 alone, for development. The same 100,000 seeded charges (the API's
+ * start-up catch-up builds their read model), then item 5 as in the full run; the rows and the
+ * method are printed and docs/benchmarks.md is left as it is (its table is the full run's).
+ */
+async function only(what: string, url: string, db: Pool, children: Stoppable[]): Promise<void> {
+  if (what !== 'cashin') throw new Error(`BENCH_ONLY=${what}: only "cashin" (item 5) can run alone`);
+  if (process.env.BENCH_CASHIN === '0') throw new Error('BENCH_ONLY=cashin and BENCH_CASHIN=0 contradict each other');
+  log(`item 5 alone: seeding ${SEED.toLocaleString('en-US')} CobVCriada events (decided by the domain, bulk INSERT)`);
+  const seed = seedEvents(SEED, Date.now(), 365, 'localhost:8080');
+  await seedEventLog(url, seed.events);
+  const rows = await cashInRows({ url, db, txids: seed.txids, children, log, ceiling: http, run: cashInRun() });
+  console.log(renderTable(rows));
+  console.log(['', ...notes().filter((line) => line.startsWith('- Item 5'))].join('\n'));
+  log('BENCH_ONLY: docs/benchmarks.md not rewritten');
 }
 
 function notes(): string[] {
@@ -207,7 +228,7 @@ function notes(): string[] {
     '- Item 4, read model after PUT: on PostgreSQL rm_cobv is written inline, in the append\'s own statement (ADR 14), so there is no lag to measure; the row counts the rows of the measured phase\'s charges in rm_cobv beside the charges in the event store (equal: every 2xx left its row). The lag method below applies when the cobv checkpoint is not `inline`.',
     '- Item 4, projection lag (asynchronous read models only): a bench-only trigger on `projection_checkpoints` logs every checkpoint write of the runner with `clock_timestamp()`; an event\'s lag is from its `es_events.recorded_at` (the append\'s INSERT) to the first logged checkpoint at or past its position, both on the PostgreSQL clock, over every event of the measured PUT window (warm-up excluded). It includes the append\'s commit, the wake-up, `readAll` and applying the page; not the two commits themselves. A transaction in any database of the same cluster holds the projection back while it runs (ADR 1), hence the count of transactions elsewhere above.',
     `- Item 4, batches: after the PUT points, on the same API, ${SEQUENTIAL_SIZE} sequential \`PUT /v2/cobv/{txid}\` (one in flight, new txids, item 1's body), then one \`PUT /v2/lotecobv/{id}\` of ${BATCH_SIZE} requests, each item 1's body with a new txid. Batch charges/s = ${BATCH_SIZE} ÷ the time from the 202 to the first moment no request is \`EM_PROCESSAMENTO\`, read by counting \`rm_lotecobv_solicitacao\` rows of that batch every ${POLL_MS} ms on the bench's own connection (the read model \`GET /v2/lotecobv/{id}\` serves; polling the API instead would add its own load); the GET is made once afterwards as a check. Ratio = batch charges/s ÷ sequential charges/s; the issue sets no budget.`,
-    `- Item 5, cash-in to webhook: after everything else, Kafka (\`KAFKA_BROKERS\`, else the throw-away broker of \`tools/kafka\`), an https receiver in the bench process (self-signed certificate made with openssl, trusted by the notifier through \`WEBHOOK_CA\`; it answers 200 at once), a new API process with \`KAFKA_BROKERS\` (it settles every cash-in: charge CONCLUIDA) and the notifier, both on the seeded database; the webhook of the receiver's Pix key is registered (\`PUT /v2/webhook\`) and one cash-in delivered before anything is timed. Cash-ins pay seeded ATIVA charges, published to \`pix.cash-in.v1\` as a PSP core would (kafkajs, idempotent producer, one request in flight, \`acks\` all, key = the Pix key, so all on one partition). Closed loop: ${CASH_IN_IN_FLIGHT} cash-ins in flight, each timed from the producer's send call to the moment the receiver has read the whole POST carrying its endToEndId; ${s(http.warmupMs)} warm-up, then ${s(seconds('BENCH_CASHIN_SECONDS', 10))} measured. Ceilings, measured just before with the apps idle, at the same ${CASH_IN_IN_FLIGHT} in flight: the same producer and message on a scratch 6-partition topic consumed by a kafkajs consumer group in the bench process (send call → eachMessage), and \`node:https\` POSTs (keep-alive, same CA) of the same webhook body to the same receiver. Budgets: deliveries/s ≥ 0.5 × raw POSTs/s; p99 end to end ≤ 3 × (round-trip p99 + POST p99), shown as that quotient. The stage split uses the notifier's own timestamps (\`webhook_outbox.created_at\`, first \`webhook_outbox_attempts.attempted_at\`; whole milliseconds, same machine clock).`,
+    `- Item 5, cash-in to webhook: after everything else, Kafka (\`KAFKA_BROKERS\`, else the throw-away broker of \`tools/kafka\`), an https receiver in the bench process (self-signed certificate made with openssl, trusted by the notifier through \`WEBHOOK_CA\`; it answers 200 at once unless a phase below slows one path), a new API process with \`KAFKA_BROKERS\` (it settles every cash-in: charge CONCLUIDA) and the notifier (default settings), both on the seeded database; the bench receiver owns ${2 + SPREAD_KEYS.length} Pix keys, each with its webhook registered (\`PUT /v2/webhook\`, one URL path per key), and one cash-in is delivered before anything is timed. Cash-ins pay seeded ATIVA charges, published to \`pix.cash-in.v1\` as a PSP core would (kafkajs, idempotent producer, one request in flight, \`acks\` all, key = the Pix key). Closed loop: ${CASH_IN_IN_FLIGHT} cash-ins in flight to one key, each sent alone and timed from the producer's send call to the moment the receiver has read the whole POST carrying its endToEndId; ${s(http.warmupMs)} warm-up, then ${s(seconds('BENCH_CASHIN_SECONDS', 10))} measured. Ceilings, measured just before with the apps idle, at the same ${CASH_IN_IN_FLIGHT} in flight: the same producer and message on a scratch 6-partition topic consumed by a kafkajs consumer group in the bench process (send call → eachMessage), and \`node:https\` POSTs (keep-alive, same CA) of the same webhook body to the same receiver. Bursts: ${BURST.toLocaleString('en-US')} cash-ins published at once in produce requests of 100 (a PSP core's producer batches under load; single sends with one request in flight stop at a few hundred messages/s on one broker and would measure the bench's producer), timed from the first send to the receiver reading the last Pix; Pix/s ÷ raw POSTs/s. Slow receiver: key B's closed loop (${CASH_IN_IN_FLIGHT} in flight, same windows) alone, then again while key A's URL answers after ${SLOW_MS / 1000} s and ${SLOW_BACKLOG.toLocaleString('en-US')} of A's Pix, published and taken into the outbox first, wait behind it; ratio = B's rate beside A ÷ B's rate alone. WEBHOOK_MAX_BATCH=1: the notifier is stopped (SIGINT, offsets committed) and started again with it in the same consumer group, one cash-in per key delivered, then a burst spread evenly over ${SPREAD_KEYS.length} keys (one webhook URL each; all settle seeded charges of the same receiver). Budgets (issue 13): burst Pix/s ≥ 1.0 × raw POSTs/s; p99 end to end ≤ 2 × (Kafka round-trip p99 + raw POST p99), shown as that quotient; WEBHOOK_MAX_BATCH=1 over ${SPREAD_KEYS.length} keys ≥ 0.5 × raw POSTs/s; key B's rate beside the slow key A drops by at most 10%. The ${CASH_IN_IN_FLIGHT}-in-flight rate is latency-bound (in flight ÷ end-to-end time) and has no budget of its own. The stage split uses the notifier's own timestamps (\`webhook_outbox.created_at\`, first \`webhook_outbox_attempts.attempted_at\`; whole milliseconds, same machine clock). \`BENCH_ONLY=cashin npm run bench\` runs item 5 alone on the same seeded charges (about 3 minutes; prints the rows, leaves this file unchanged).`,
     '- Peak RSS: `VmHWM` from `/proc/<pid>/status`. API: the process of items 1–4 (item 5 starts another, with Kafka). Notifier: read once idle (5 s after start, before item 5) and once after item 5.',
   ];
 }

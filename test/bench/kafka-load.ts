@@ -16,13 +16,13 @@ export const PIX_KEY = RECEBEDOR.chaves[0];
 const HEADERS = { 'content-type': 'application/json' };
 
 /** A cash-in as a PSP's core publishes it; endToEndId E + ISPB + yyyyMMddHHmm + 11 (`first` replaces the E). */
-export function cashIn(txid: string, first = 'E'): PixRecebidoMessage {
+export function cashIn(txid: string, first = 'E', chave = PIX_KEY): PixRecebidoMessage {
   const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 12);
   return {
     versao: 1,
     endToEndId: `${first}12345678${stamp}${randomBytes(8).toString('hex').slice(0, 11)}`,
     txid,
-    chave: PIX_KEY,
+    chave,
     valor: '123.45',
     horario: new Date().toISOString(),
     infoPagador: 'Pagamento via Kafka',
@@ -38,6 +38,12 @@ export interface Psp {
   kafka: Kafka;
   producer: Producer;
   publish(m: PixRecebidoMessage, topic?: string): Promise<void>;
+  /**
+   * A backlog as a PSP core's producer sends it under load: produce requests of `chunk` messages,
+   * one in flight (single sends with one request in flight cap at a few hundred messages/s on
+   * one broker, which would measure this producer instead of what consumes).
+   */
+  publishMany(messages: PixRecebidoMessage[], chunk?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -52,6 +58,12 @@ export async function connectPsp(brokers: string): Promise<Psp> {
     producer,
     publish: async (m, topic = CASH_IN_TOPIC) => {
       await producer.send({ topic, acks: -1, messages: [{ key: m.chave, value: JSON.stringify(m), headers: HEADERS }] });
+    },
+    publishMany: async (messages, chunk = 100) => {
+      for (let i = 0; i < messages.length; i += chunk) {
+        const part = messages.slice(i, i + chunk).map((m) => ({ key: m.chave, value: JSON.stringify(m), headers: HEADERS }));
+        await producer.send({ topic: CASH_IN_TOPIC, acks: -1, messages: part });
+      }
     },
     stop: () => producer.disconnect(),
   };

@@ -11,8 +11,12 @@ export interface Row {
   ceiling: string;
   /** measured / ceiling, when there is a ceiling. */
   ratio?: number;
-  /** A budget: a minimum ratio, a maximum ratio (latency against a ceiling), or a maximum value for absolute budgets (lag). */
-  budget?: { kind: 'min-ratio'; min: number } | { kind: 'max-ratio'; max: number } | { kind: 'max-value'; max: number; value: number; unit: string };
+  /**
+   * A budget: a minimum ratio, a maximum ratio (latency against a ceiling), a maximum drop (ratio
+   * = with ÷ without, e.g. a key's rate beside a slow key ÷ alone; `max` 0.1 = 10%), or a
+   * maximum value for absolute budgets (lag).
+   */
+  budget?: { kind: 'min-ratio'; min: number } | { kind: 'max-ratio'; max: number } | { kind: 'max-drop'; max: number } | { kind: 'max-value'; max: number; value: number; unit: string };
 }
 
 const num = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : 'n/a');
@@ -31,9 +35,16 @@ function verdict(row: Row): string {
   const b = row.budget;
   if (!b) return '—';
   if (b.kind === 'min-ratio') {
-    if (row.ratio === undefined || !Number.isFinite(row.ratio)) return `≥ ${b.min} **MISS** (not measured)`;
+    const min = Number.isInteger(b.min) ? b.min.toFixed(1) : String(b.min); // "≥ 1.0", as issues write it
+    if (row.ratio === undefined || !Number.isFinite(row.ratio)) return `≥ ${min} **MISS** (not measured)`;
     const pass = row.ratio >= b.min;
-    return `≥ ${b.min} ${pass ? 'PASS' : '**MISS**'} (${pass ? '+' : ''}${num(((row.ratio - b.min) / b.min) * 100, 0)}%)`;
+    return `≥ ${min} ${pass ? 'PASS' : '**MISS**'} (${pass ? '+' : ''}${num(((row.ratio - b.min) / b.min) * 100, 0)}%)`;
+  }
+  if (b.kind === 'max-drop') {
+    const limit = `drop ≤ ${num(b.max * 100, 0)}%`;
+    if (row.ratio === undefined || !Number.isFinite(row.ratio)) return `${limit} **MISS** (not measured)`;
+    const drop = 1 - row.ratio;
+    return `${limit} ${drop <= b.max ? 'PASS' : '**MISS**'} (${drop >= 0 ? 'dropped' : 'rose'} ${num(Math.abs(drop) * 100, 1)}%)`;
   }
   if (b.kind === 'max-ratio') {
     if (row.ratio === undefined || !Number.isFinite(row.ratio)) return `≤ ${b.max} **MISS** (not measured)`;

@@ -1,7 +1,8 @@
 /**
  * Item 5's webhook endpoint: an https server in the bench process (self-signed certificate made
  * with the openssl CLI; the notifier trusts it through WEBHOOK_CA) that answers every POST 200 at
- * once and reports, by endToEndId, when each one's body was fully received.
+ * once (or after a delay set per path, a slow receiver) and reports, by endToEndId, when each
+ * one's body was fully received.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,6 +45,9 @@ export class WebhookReceiver {
   private readonly waiting = new Map<string, (at: number) => void>();
   private readonly seen = new Set<string>();
   private readonly sockets = new Set<Socket>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Answer delay by path prefix, e.g. `/slow` → 1000: that key's receiver answers 200 after 1 s. */
+  readonly delays = new Map<string, number>();
 
   private constructor(
     private readonly server: https.Server,
@@ -67,7 +71,16 @@ export class WebhookReceiver {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const at = epochMs();
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        const answer = () => void (res.destroyed || res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+        const delay = [...receiver.delays].find(([prefix]) => req.url?.startsWith(prefix))?.[1];
+        if (!delay) answer();
+        else {
+          const timer = setTimeout(() => {
+            receiver.timers.delete(timer);
+            answer();
+          }, delay);
+          receiver.timers.add(timer);
+        }
         receiver.arrived(Buffer.concat(chunks).toString('utf8'), at);
       });
     });
@@ -91,6 +104,8 @@ export class WebhookReceiver {
   /** Pix carried by the webhook POSTs (a batched POST carries several), for the mean batch size. */
   items = 0;
   webhookPosts = 0;
+  /** The most Pix one webhook POST carried (set to 0 to watch a phase; 1 when batching is off). */
+  largestPost = 0;
 
   /** Every Pix in the body counts (batched callbacks); a repeated endToEndId is a duplicate, as a receiver would drop it. */
   private arrived(body: string, at: number): void {
@@ -103,6 +118,7 @@ export class WebhookReceiver {
     }
     if (ids.length === 0 || ids[0].startsWith('R')) return; // raw-POST ceiling bodies
     this.webhookPosts++;
+    this.largestPost = Math.max(this.largestPost, ids.length);
     for (const e2eid of ids) {
       if (!e2eid) continue;
       this.items++;
@@ -115,6 +131,7 @@ export class WebhookReceiver {
   }
 
   async stop(): Promise<void> {
+    for (const t of this.timers) clearTimeout(t);
     for (const s of this.sockets) s.destroy();
     if (this.server.listening) await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
