@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Pool } from 'pg';
 import { renderSummary, summarizeFile } from './cpuprofile-summary';
 import { runTag } from './fixtures';
-import { putLoad } from './http';
+import { getLoad, putLoad } from './http';
 import { startApi, type Stoppable } from './processes';
 import { fmtPoint } from './report';
 
@@ -39,13 +39,17 @@ export async function runProfile(url: string, children: Stoppable[], log: (m: st
   await putLoad(api.url, 64, `w${tag}`, { warmupMs: 0, measureMs: 1000 * Number(process.env.BENCH_WARMUP_SECONDS ?? 3) });
   // The backends serving this database (the API's pool and listener, all open after the warm-up).
   const pool = new Pool({ connectionString: url, max: 1 });
+  // BENCH_PROFILE_ROUTE=get profiles GET /v2/cobv/{txid} over the charges the warm-up created.
+  const route = process.env.BENCH_PROFILE_ROUTE === 'get' ? 'get' : 'put';
+  const txids = route === 'get' ? (await pool.query<{ txid: string }>(`SELECT doc->>'txid' AS txid FROM rm_cobv LIMIT 5000`)).rows.map((r) => r.txid) : [];
   const backends = (await pool.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)).rows.map((r) => r.pid);
   await pool.end();
   const pids = { api: api.proc.pid!, bench: process.pid };
   const cpuBefore = { api: cpuSeconds(pids.api), bench: cpuSeconds(pids.bench), pg: backends.reduce((s, p) => s + cpuSeconds(p), 0) };
   const from = nowUs();
-  log('PUT at 64 clients: profiled window');
-  const point = await putLoad(api.url, 64, `m${tag}`, { warmupMs: 0, measureMs: 1000 * Number(process.env.BENCH_PROFILE_SECONDS ?? 10) });
+  log(`${route.toUpperCase()} at 64 clients: profiled window`);
+  const window = { warmupMs: 0, measureMs: 1000 * Number(process.env.BENCH_PROFILE_SECONDS ?? 10) };
+  const point = route === 'get' ? await getLoad(api.url, 64, txids, window) : await putLoad(api.url, 64, `m${tag}`, window);
   const to = nowUs();
   const cpu = {
     api: cpuSeconds(pids.api) - cpuBefore.api,
@@ -60,7 +64,7 @@ export async function runProfile(url: string, children: Stoppable[], log: (m: st
   const summary = summarizeFile(file, from, to);
   const wall = (to - from) / 1e6;
   const perRequest = (s: number) => `${((s * 1000) / point.count).toFixed(2)} ms/request (${((s / wall) * 100).toFixed(0)}% of a core)`;
-  console.log(`PUT /v2/cobv/{txid}, 64 clients, under the profiler: ${fmtPoint(point, 'req/s')}`);
+  console.log(`${route.toUpperCase()} /v2/cobv/{txid}, 64 clients, under the profiler: ${fmtPoint(point, 'req/s')}`);
   console.log(`CPU in the window (${wall.toFixed(1)} s, ${os.cpus().length} cores): API ${perRequest(cpu.api)}; its ${backends.length} PostgreSQL backends ${perRequest(cpu.pg)}; load generator ${perRequest(cpu.bench)}`);
   console.log(`profile: ${file}\n`);
   console.log(renderSummary(summary, Number(process.env.BENCH_PROFILE_TOP ?? 25)));

@@ -120,9 +120,19 @@ export function businessDateOf(instant: Date, timeZone: string = DEFAULT_BUSINES
   // Keeps clear of year 0 / BC, which Intl renders with an era rather than a signed year.
   const utcYear = instant.getUTCFullYear();
   if (utcYear < 1 || utcYear > 9999) throw new RangeError(`instant outside years 0001..9999: ${instant.toISOString()}`);
+  // Since 1972 every zone's offset is whole minutes (older local mean times had seconds), so a
+  // minute has one civil date: the last one is kept per zone (every request asks for "today",
+  // and formatToParts showed in the profile).
+  const minute = instant.getTime() >= WHOLE_MINUTE_OFFSETS_SINCE ? Math.floor(instant.getTime() / 60_000) : undefined;
+  const last = lastDates.get(timeZone);
+  if (minute !== undefined && last?.minute === minute) return last.date;
   const got: Record<string, string> = {};
   for (const p of formatterFor(timeZone).formatToParts(instant)) got[p.type] = p.value;
   const date = `${got.year.padStart(4, '0')}-${got.month}-${got.day}`;
   if (!isValidIsoDate(date)) throw new RangeError(`instant outside the YYYY-MM-DD range: ${instant.toISOString()}`);
+  if (minute !== undefined) lastDates.set(timeZone, { minute, date });
   return date;
 }
+
+const WHOLE_MINUTE_OFFSETS_SINCE = Date.UTC(1972, 0, 1);
+const lastDates = new Map<string, { minute: number; date: string }>();
