@@ -117,9 +117,6 @@ export function mergePatch(current: CobVContent, patch: CobVInput): CobVInput {
 
 /** Back to wire form, so a merged PATCH is validated exactly like a PUT. */
 export function contentToInput(c: CobVContent): CobVInput {
-  const money = (n: number) => (n / 100).toFixed(2);
-  const mv = (m?: { modalidade: number; valorPerc: number }) => (m ? { modalidade: m.modalidade, valorPerc: money(m.valorPerc) } : undefined);
-  const d = c.valor.desconto;
   return JSON.parse(
     JSON.stringify({
       calendario: c.calendario,
@@ -127,19 +124,29 @@ export function contentToInput(c: CobVContent): CobVInput {
       chave: c.chave,
       solicitacaoPagador: c.solicitacaoPagador,
       infoAdicionais: c.infoAdicionais,
-      valor: {
-        original: money(c.valor.original),
-        multa: mv(c.valor.multa),
-        juros: mv(c.valor.juros),
-        abatimento: mv(c.valor.abatimento),
-        desconto: d && {
-          modalidade: d.modalidade,
-          valorPerc: d.valorPerc === undefined ? undefined : money(d.valorPerc),
-          descontoDataFixa: d.descontoDataFixa?.map((x) => ({ data: x.data, valorPerc: money(x.valorPerc) })),
-        },
-      },
+      valor: valorToWire(c.valor),
     }),
   );
+}
+
+/**
+ * The amounts in wire form ("123.45"), absent members left out: what every response shows, so
+ * built directly (a JSON round trip of the whole content was a visible share of a GET).
+ */
+export function valorToWire(v: CobVContent['valor']): NonNullable<CobVInput['valor']> {
+  const money = (n: number) => (n / 100).toFixed(2);
+  const mv = (m: { modalidade: number; valorPerc: number }) => ({ modalidade: m.modalidade, valorPerc: money(m.valorPerc) });
+  const out: NonNullable<CobVInput['valor']> = { original: money(v.original) };
+  if (v.multa) out.multa = mv(v.multa);
+  if (v.juros) out.juros = mv(v.juros);
+  if (v.abatimento) out.abatimento = mv(v.abatimento);
+  const d = v.desconto;
+  if (d) {
+    out.desconto = { modalidade: d.modalidade };
+    if (d.valorPerc !== undefined) out.desconto.valorPerc = money(d.valorPerc);
+    if (d.descontoDataFixa) out.desconto.descontoDataFixa = d.descontoDataFixa.map((x) => ({ data: x.data, valorPerc: money(x.valorPerc) }));
+  }
+  return out;
 }
 
 function sameContent(a: CobVContent, b: CobVContent): boolean {

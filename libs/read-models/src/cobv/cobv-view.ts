@@ -1,4 +1,4 @@
-import { buildDynamicBrCode, contentToInput, payloadLocation, toOfficialPix } from '@pix/domain';
+import { buildDynamicBrCode, payloadLocation, toOfficialPix, valorToWire } from '@pix/domain';
 import type { CobVCompleta } from '@pix/contracts';
 import type { CobVRow } from './cobv-projection';
 
@@ -20,7 +20,7 @@ export function toCobVCompleta(row: CobVRow): CobVCompleta {
     devedor: c.devedor,
     recebedor,
     // The domain writes its content back in wire form (amounts as "123.45") for PATCH merges.
-    valor: contentToInput(c).valor,
+    valor: valorToWire(c.valor),
     chave: c.chave,
     solicitacaoPagador: c.solicitacaoPagador,
     infoAdicionais: c.infoAdicionais,
