@@ -1,6 +1,5 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import pino, { type Logger as Pino } from 'pino';
-import { prettyFactory } from 'pino-pretty';
 import { coalescedStdout } from './coalesced-output';
 import { currentCorrelationId } from './request-context';
 import { PINO_REDACT_PATHS, scrubText } from './scrub';
@@ -34,7 +33,8 @@ export class AppLogger implements LoggerService {
     // written just before exit is not lost.
     const prettify =
       options.format === 'pretty'
-        ? prettyFactory({
+        ? // Loaded only for people (local mode): JSON deployments never carry it (issue 11's memory budget).
+          (require('pino-pretty') as typeof import('pino-pretty')).prettyFactory({
             colorize: options.destination === undefined && Boolean(process.stdout.isTTY),
             translateTime: 'SYS:HH:MM:ss.l',
             // Access-line fields are already in the sentence; a stack still prints below its line.

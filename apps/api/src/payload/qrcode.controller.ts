@@ -2,7 +2,6 @@ import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { Recebedor } from '@pix/domain';
 import { toCobVCompleta, type CobVRow } from '@pix/read-models';
-import { toDataURL } from 'qrcode';
 import { CurrentRecebedor, Scopes } from '../auth/auth-context';
 import { GetCobVQuery } from '../cobv/get-cobv/get-cobv.query';
 
@@ -21,6 +20,8 @@ export class CobVQrCodeController {
     const { pixCopiaECola } = toCobVCompleta(await this.queries.execute<GetCobVQuery, CobVRow>(new GetCobVQuery(recebedor, txid)));
     const code = pixCopiaECola as string;
     // Level M (15% recovery) with the standard 4-module quiet zone: what bank apps read reliably.
+    // Loaded on first use: the encoder is memory every process would carry for a rarely used route.
+    const { toDataURL } = await import('qrcode');
     const imagemQrcode = await toDataURL(code, { errorCorrectionLevel: 'M', margin: 4, scale: 6, type: 'image/png' });
     return { qrcode: code, imagemQrcode };
   }
