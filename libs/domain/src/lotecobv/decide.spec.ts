@@ -41,6 +41,18 @@ describe('lotecobv decider', () => {
   });
 });
 
+describe('lotecobv decider: the processor\'s decisions', () => {
+  const decisao = { id: 'L1', rodada: 0, txid: 'a', status: 'CRIADA' as const, em: '2026-11-23T00:00:00.000Z' };
+  it('records each decision as given, in order, on an existing batch only', () => {
+    const negada = { ...decisao, txid: 'b', status: 'NEGADA' as const };
+    spec.given(created).when({ type: 'RegistrarDecisoes', id: 'L1', decisoes: [decisao, negada] }).then([
+      { type: 'SolicitacaoLoteDecidida', data: decisao },
+      { type: 'SolicitacaoLoteDecidida', data: negada },
+    ]);
+    spec.given([]).when({ type: 'RegistrarDecisoes', id: 'L1', decisoes: [decisao] }).thenThrows('LoteCobVNaoEncontrado');
+  });
+});
+
 describe('batch and charge streams', () => {
   it('name the receiver, and give back the tenant key read models use', () => {
     expect(lotecobvStreamId('loja-a', '7')).toBe('lotecobv-loja-a/7');

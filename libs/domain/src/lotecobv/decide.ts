@@ -13,6 +13,10 @@ const list = (txids: string[]) => txids.slice(0, 20).join(', ') + (txids.length 
  * A batch's set of txids never changes after creation.
  */
 export function decideLoteCobV(command: LoteCobVCommand, state: LoteCobVState): LoteCobVEvent[] {
+  if (command.type === 'RegistrarDecisoes') {
+    if (!state.exists) throw new DomainError('LoteCobVNaoEncontrado', `Lote de cobranças com vencimento não encontrado para o id ${command.id}.`);
+    return command.decisoes.map((data) => ({ type: 'SolicitacaoLoteDecidida', data }));
+  }
   const em = command.now.toISOString();
   const txids = command.solicitacoes.map((s) => s.txid);
   if (command.type === 'CriarOuAlterarLote') {

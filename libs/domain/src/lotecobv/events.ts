@@ -30,6 +30,9 @@ export type LoteCobVEvent =
       data: { id: string; rodada: number; txid: string; status: 'CRIADA' | 'NEGADA'; em: string; criacao?: string; problema?: ProblemaSolicitacao };
     };
 
+/** One request's decision in one round. */
+export type DecisaoSolicitacaoLote = Extract<LoteCobVEvent, { type: 'SolicitacaoLoteDecidida' }>['data'];
+
 export const LOTECOBV_EVENT_TYPES: readonly LoteCobVEvent['type'][] = ['LoteCobVCriado', 'LoteCobVAlterado', 'SolicitacaoLoteDecidida'];
 
 const PREFIX = 'lotecobv-';

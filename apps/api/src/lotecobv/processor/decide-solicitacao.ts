@@ -2,22 +2,23 @@ import { CobVRevisadaDto, CobVSolicitadaDto, validateBody } from '@pix/contracts
 import {
   cobvDecider,
   decideSolicitacaoLote,
-  lotecobvStreamId,
+  lotecobvDecider,
   tenantKey,
   type CobVEvent,
   type CobVInput,
   type CobVState,
+  type DecisaoSolicitacaoLote,
   type Decider,
-  type LoteCobVEvent,
+  type LoteCobVCommand,
   type ProblemaSolicitacao,
   type Recebedor,
   type SolicitacaoEmProcessamento,
 } from '@pix/domain';
-import { DuplicateEventIdError, handleCommand, toEventData, WrongExpectedRevisionError, type EventStore, type EventToAppend, type GlobalPosition } from '@pix/event-store';
+import { handleCommand, type EventStore, type GlobalPosition } from '@pix/event-store';
 import type { SolicitacaoLoteRow } from '@pix/read-models';
 import { deterministicId } from '../../shared/deterministic-id';
 import type { Clock, LocationIds } from '../../shared/ports';
-import { cobvStream } from '../../shared/streams';
+import { cobvStream, lotecobvStream } from '../../shared/streams';
 
 type Outcome = { status: 'CRIADA' | 'NEGADA'; criacao?: string; problema?: ProblemaSolicitacao };
 type RequestCommand = { done: true } | { done: false; solicitacao: SolicitacaoEmProcessamento };
@@ -33,9 +34,9 @@ export interface ProcessorDeps {
  * the decision event have ids derived from (receiver, batch, round, txid), so doing it again after
  * a crash appends nothing new, and a charge event already there is recognised as this request's.
  * `recebedor` is the batch's receiver as the directory knows it now (undefined: no longer
- * registered). Returns the decision event, for `recordDecisions`.
+ * registered). Returns the decision with its fixed event id, for `recordDecisions`.
  */
-export async function decideSolicitacao(deps: ProcessorDeps, recebedor: Recebedor | undefined, item: SolicitacaoLoteRow): Promise<EventToAppend> {
+export async function decideSolicitacao(deps: ProcessorDeps, recebedor: Recebedor | undefined, item: SolicitacaoLoteRow): Promise<Decisao> {
   const key = `lotecobv:${tenantKey(item.recebedorId, item.loteCobVId)}:${item.rodada}:${item.txid}`;
   const chargeEventId = deterministicId(`${key}:cobv`);
   let outcome: Outcome = { status: 'CRIADA' };
@@ -78,26 +79,36 @@ export async function decideSolicitacao(deps: ProcessorDeps, recebedor: Recebedo
     },
     { eventId: (_revision, index) => (index === 0 ? chargeEventId : deterministicId(`${key}:cobv:${index}`)), maxAttempts: 50 },
   );
-  const decided: LoteCobVEvent = {
-    type: 'SolicitacaoLoteDecidida',
-    data: { id: item.loteCobVId, rodada: item.rodada, txid: item.txid, em: deps.clock.now().toISOString(), ...outcome },
-  };
-  return { id: deterministicId(`${key}:decisao`), type: decided.type, data: toEventData(decided.data) };
+  const decisao: DecisaoSolicitacaoLote = { id: item.loteCobVId, rodada: item.rodada, txid: item.txid, em: deps.clock.now().toISOString(), ...outcome };
+  return { eventId: deterministicId(`${key}:decisao`), decisao };
+}
+
+/** A request's decision and the fixed id its event is recorded under. */
+export interface Decisao {
+  eventId: string;
+  decisao: DecisaoSolicitacaoLote;
 }
 
 /**
- * Records the decisions of one batch in one append. Each decision keeps its own fixed id: if a
- * crash left some of them recorded already, they are appended one by one, and those already
- * there are no-ops.
+ * Records the decisions of one batch in one append, through the one command handler on the
+ * batch's own stream. Each decision keeps its fixed event id, and those a crash left recorded
+ * already are left out, so recording again appends only what is missing. Returns where the
+ * decisions are (undefined only if there were none).
  */
-export async function recordDecisions(store: EventStore, lote: { recebedorId: string; loteCobVId: string }, decisions: EventToAppend[]): Promise<GlobalPosition> {
-  const stream = lotecobvStreamId(lote.recebedorId, lote.loteCobVId);
-  try {
-    return (await store.appendToStream(stream, decisions, 'any')).position;
-  } catch (error) {
-    if (!(error instanceof DuplicateEventIdError) && !(error instanceof WrongExpectedRevisionError)) throw error;
-    let last: GlobalPosition | undefined;
-    for (const d of decisions) last = (await store.appendToStream(stream, [d], 'any')).position;
-    return last!;
-  }
+export async function recordDecisions(store: EventStore, lote: { recebedorId: string; loteCobVId: string }, decisions: Decisao[]): Promise<GlobalPosition | undefined> {
+  let pending: Decisao[] = [];
+  let recordedAt: GlobalPosition | undefined;
+  const { position } = await handleCommand(
+    store,
+    lotecobvStream(lote.recebedorId, lote.loteCobVId),
+    lotecobvDecider,
+    (_state, recorded): LoteCobVCommand => {
+      const ids = new Map(recorded.map((e) => [e.id, e.position]));
+      pending = decisions.filter((d) => !ids.has(d.eventId));
+      for (const d of decisions) if (ids.has(d.eventId)) recordedAt = ids.get(d.eventId);
+      return { type: 'RegistrarDecisoes', id: lote.loteCobVId, decisoes: pending.map((d) => d.decisao) };
+    },
+    { eventId: (_revision, index) => pending[index].eventId },
+  );
+  return position ?? recordedAt;
 }

@@ -83,10 +83,10 @@ export class LoteCobVProcessor implements OnApplicationBootstrap, OnApplicationS
           if (!byBatch.has(key)) byBatch.set(key, { lote: item, events: [] });
           byBatch.get(key)!.events.push(decisions[i]);
         });
-        const positions = await Promise.all([...byBatch.values()].map(({ lote, events }) => recordDecisions(this.store, lote, events)));
+        const positions = (await Promise.all([...byBatch.values()].map(({ lote, events }) => recordDecisions(this.store, lote, events)))).filter((p) => p !== undefined);
         // Next round only once these decisions are in the work list, so none is taken twice.
-        const last = positions.reduce((a, b) => (this.store.comparePositions(a, b) >= 0 ? a : b));
-        await this.projections.waitFor([solicitacaoLoteProjection.name], last, 30_000);
+        const last = positions.reduce<string | undefined>((a, b) => (a === undefined || this.store.comparePositions(b, a) > 0 ? b : a), undefined);
+        if (last !== undefined) await this.projections.waitFor([solicitacaoLoteProjection.name], last, 30_000);
         await this.progress.report(pending);
       } catch (error) {
         this.logger.error(`batch processing failed; retrying: ${error instanceof Error ? error.stack : String(error)}`);
