@@ -44,3 +44,14 @@ describe('AppLogger', () => {
     expect(lines[0]).toMatch(/INFO.*\[Main\] hello$/);
   });
 });
+
+describe('redactFields', () => {
+  it('censors listed names at the first four levels, in objects and arrays, and leaves clean lines as they are', async () => {
+    const { redactFields } = await import('./scrub');
+    const clean = { method: 'PUT', route: '/v2/cobv/:txid', status: 201, durationMs: 1.2 };
+    expect(redactFields(clean)).toBe(clean);
+    expect(
+      redactFields({ token: 't', req: { headers: { authorization: 'Bearer x', cookie: 'c', accept: 'json' } }, list: [{ cpf: '1', ok: 2 }], deep: { a: { b: { nome: 'n' } } } }),
+    ).toEqual({ token: '[redacted]', req: { headers: { authorization: '[redacted]', cookie: '[redacted]', accept: 'json' } }, list: [{ cpf: '[redacted]', ok: 2 }], deep: { a: { b: { nome: '[redacted]' } } } });
+  });
+});

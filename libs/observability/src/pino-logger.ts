@@ -2,7 +2,7 @@ import type { LoggerService, LogLevel } from '@nestjs/common';
 import pino, { type Logger as Pino } from 'pino';
 import { coalescedStdout } from './coalesced-output';
 import { currentCorrelationId } from './request-context';
-import { PINO_REDACT_PATHS, scrubText } from './scrub';
+import { redactFields, scrubText } from './scrub';
 
 export interface AppLoggerOptions {
   /** `json`: one object per line (time, level, msg, context, correlationId, …); `pretty`: for people. */
@@ -21,7 +21,7 @@ const looksLikeStack = (s: unknown) => typeof s === 'string' && /\n\s+at /.test(
  * Nest's LoggerService on pino: every line a JSON object with `time` (ISO 8601), `level`
  * (a name), `msg`, `context`, and `correlationId` while a request is served. A message given as
  * an object (access lines) adds its fields. Secrets and personal data are removed twice: by field
- * path (pino's redact) and from free text (scrubText), stacks included.
+ * name (redactFields) and from free text (scrubText), stacks included.
  */
 export class AppLogger implements LoggerService {
   readonly pino: Pino;
@@ -50,7 +50,6 @@ export class AppLogger implements LoggerService {
         timestamp: pino.stdTimeFunctions.isoTime,
         formatters: { level: (label) => ({ level: label }) },
         messageKey: 'msg',
-        redact: { paths: PINO_REDACT_PATHS, censor: '[redacted]' },
       },
       stream,
     );
@@ -100,6 +99,6 @@ export class AppLogger implements LoggerService {
       msg = typeof text === 'string' ? text : '';
     } else msg = String(message);
     if (stack) fields.stack = scrubText(stack);
-    this.pino[level](fields, scrubText(msg));
+    this.pino[level](redactFields(fields), scrubText(msg));
   }
 }

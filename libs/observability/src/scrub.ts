@@ -24,39 +24,48 @@ export function scrubText(text: string): string {
 }
 
 /**
- * Field paths pino removes from every structured log line: credentials, documents, names and
- * the free-text fields of a charge (a payer's name may be anywhere in `devedor` or `infoPagador`).
+ * Field names removed from every structured log line, at any of the first four levels:
+ * credentials, documents, names and the free-text fields of a charge (a payer's name may be
+ * anywhere in `devedor` or `infoPagador`). Done here rather than by pino's `redact` with
+ * wildcard paths, which cost ~20 µs per line: a tenth of a request (issue 11's profile).
  */
-export const PINO_REDACT_PATHS = [
+const REDACTED = new Set([
   'authorization',
-  'headers.authorization',
-  '*.headers.authorization',
-  'req.headers.authorization',
-  'req.headers.cookie',
+  'cookie',
   'secret',
   'client_secret',
   'password',
   'token',
   'access_token',
-  '*.secret',
-  '*.client_secret',
-  '*.password',
-  '*.token',
-  '*.access_token',
   'cpf',
   'cnpj',
   'nome',
-  '*.cpf',
-  '*.cnpj',
-  '*.nome',
   'devedor',
-  '*.devedor',
   'infoPagador',
-  '*.infoPagador',
   'solicitacaoPagador',
-  '*.solicitacaoPagador',
   'body',
-  '*.body',
   'violacoes',
-  '*.violacoes',
-];
+]);
+const CENSOR = '[redacted]';
+const MAX_DEPTH = 4;
+
+/** `fields` with every REDACTED member censored; the same object when there is nothing to censor. */
+export function redactFields(fields: Record<string, unknown>): Record<string, unknown> {
+  return needsRedaction(fields, 1) ? (redactValue(fields, 1) as Record<string, unknown>) : fields;
+}
+
+function needsRedaction(value: unknown, depth: number): boolean {
+  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return false;
+  for (const [key, member] of Object.entries(value)) {
+    if (REDACTED.has(key) || needsRedaction(member, depth + 1)) return true;
+  }
+  return false;
+}
+
+function redactValue(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) out[key] = REDACTED.has(key) ? CENSOR : redactValue(member, depth + 1);
+  return out;
+}
