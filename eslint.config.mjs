@@ -23,6 +23,11 @@ export default [
             { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:infra'] },
             { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:infra', 'type:testing'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:infra', 'type:testing'] },
+            // Cash-in transports (Kafka, local mode's in-process one) know the message contract only:
+            // not the domain, the store, the outbox, the wiring that uses them, or each other.
+            { sourceTag: 'messaging:transport', onlyDependOnLibsWithTags: ['type:contracts'] },
+            // The wiring (notifier intake, controllers, settings) never picks local mode's transport: the app does.
+            { sourceTag: 'messaging:wiring', notDependOnLibsWithTags: ['messaging:local'] },
           ],
         },
       ],

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import type { PixRecebidoMessage } from '@pix/contracts';
-import { createKafka, KAFKA_PUBLISH_RETRY, KafkaCashInPublisher } from '@pix/messaging';
+import { createKafka, KAFKA_PUBLISH_RETRY, KafkaCashInPublisher } from '@pix/messaging-kafka';
 import { createTestDatabase, type TestDatabase } from '@pix/testing';
 import { newTxid, validCobV } from '../support/api-harness';
 import { freePort, startApiProcess, type ApiProcess } from '../support/api-process';

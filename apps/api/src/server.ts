@@ -15,6 +15,7 @@ import type { AppConfig } from './config/config';
 import { installApiMetrics } from './metrics/api-metrics';
 import { installApiDocs } from './docs/docs-routes';
 import { collectServedRoutes } from './docs/served-routes';
+import { connectCashInConsumers } from './messaging/cash-in-consumers';
 
 /** The API's logger: JSON lines or pretty ones (LOG_FORMAT), secrets and personal data scrubbed. */
 export const apiLogger = (config: AppConfig) => new AppLogger({ format: config.logFormat, level: config.logLevel, base: { service: 'pix-api' } });
@@ -55,6 +56,7 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
     ],
   });
   app.useGlobalFilters(new ProblemFilter());
+  connectCashInConsumers(app);
   const fastify = app.getHttpAdapter().getInstance();
   const served = collectServedRoutes(fastify);
   // Order matters: the context first (so every later log line has the correlation id), then the

@@ -1,17 +1,16 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import type { MicroserviceOptions } from '@nestjs/microservices';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Pool } from 'pg';
-import { CONSUMER_TIMEOUTS, KAFKA_RETRY } from '@pix/messaging';
 import { HttpProblemFilter, installHttpEdge, installStrictInput, withHttpEdge } from '@pix/http-edge';
 import { NOTIFICATION_OUTBOX } from '@pix/messaging';
 import type { NotificationOutbox } from '@pix/webhook-delivery';
 import { AppLogger, correlationIdOf, exitOnStartupFailure, installAccessLog, installRequestContext, Metrics, onShutdownSignals } from '@pix/observability';
 import { installNotifierMetrics } from './notifier-metrics';
 import { loadNotifierConfig, type NotifierConfig } from './config';
-import { joinKafkaInBackground, NotifierModule, openEventStore } from './notifier.module';
+import { KAFKA_STATE, NotifierModule, openEventStore, type KafkaState } from './notifier.module';
 
 /** The webhook notifier: consumes cash-ins from Kafka and delivers them to registered webhooks. */
 async function main(): Promise<void> {
@@ -49,19 +48,11 @@ async function main(): Promise<void> {
     reply.header('x-correlation-id', correlationIdOf(request));
     reply.header('cache-control', 'no-store');
   });
-  app.connectMicroservice<MicroserviceOptions>({
-    transport: Transport.KAFKA,
-    options: {
-      client: { clientId: 'pix-notifier', brokers: config.kafkaBrokers, retry: KAFKA_RETRY },
-      consumer: { groupId: config.groupId, ...CONSUMER_TIMEOUTS },
-      postfixId: '',
-      subscribe: { fromBeginning: true },
-      parser: { keepBinary: true },
-    },
-  });
+  // The one Kafka transport (ADR 16): batches of validated cash-ins to NotifierIntakeController.
+  app.connectMicroservice<MicroserviceOptions>({ strategy: app.get<KafkaState>(KAFKA_STATE).intake });
   await app.listen({ port: config.port, host: config.host });
-  // Topics and the consumer group come up behind HTTP (see joinKafkaInBackground).
-  joinKafkaInBackground(app, config);
+  // Returns at once: topics and the consumer group come up behind HTTP, retried while the broker is away.
+  await app.startAllMicroservices();
   logger.log(`notifier up: consumer group ${config.groupId} on ${config.kafkaBrokers.join(',')}; operator endpoints on :${config.port} (/health, /notifier/...)`);
   if (!config.operatorToken) logger.warn('operator endpoints (/notifier/...) are shut: set NOTIFIER_OPERATOR_TOKEN to use them');
   if (config.delivery.allowPrivateTargets) logger.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS=true: deliveries may reach private and loopback addresses');

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ConsumerLagPoller, createKafka } from '@pix/messaging';
+import { ConsumerLagPoller, createKafka } from '@pix/messaging-kafka';
 import { installConsumerLagMetrics, installHttpMetrics, installMetricsEndpoint, installOutboxMetrics, type Metrics } from '@pix/observability';
 import type { NotificationOutbox } from '@pix/webhook-delivery';
 import type { NotifierConfig } from './config';

@@ -1,9 +1,9 @@
-export * from './cash-in-bus';
-export * from './consume-cash-in';
-export * from './kafka';
+export * from './cash-in-ports';
 export * from './notifier-intake';
-export * from './delivery-settings';
 export * from './notifier-core';
+export * from './notifier-intake.controller';
+export * from './delivery-settings';
 export * from './notifications.controller';
-export * from './consumer-lag';
-export * from './broker-probe';
+// Kept for test/bench/kafka-load.ts and test/support/kafka-client.ts, which create the topics
+// through this name; the transport itself lives in @pix/messaging-kafka.
+export { ensureCashInTopics } from '@pix/messaging-kafka';

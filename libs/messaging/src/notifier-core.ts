@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import type { PixRecebidoMessage } from '@pix/contracts';
 import type { EventStore } from '@pix/event-store';
 import { DeliveryWorker, NotificationOutbox, type DeliveryConfig } from '@pix/webhook-delivery';
-import { EventStoreWebhookRegistrations, notifyCashIn } from './notifier-intake';
+import { EventStoreWebhookRegistrations, notifyCashIns } from './notifier-intake';
 
 export interface NotifierLogger {
   log(message: string): void;
@@ -11,7 +11,7 @@ export interface NotifierLogger {
 
 /**
  * The notifier's work, whatever brings the cash-ins (Kafka in the notifier app, the in-process
- * bus in local mode): intake into the durable outbox, and the delivery worker.
+ * transport in local mode): intake into the durable outbox, and the delivery worker.
  */
 export class NotifierCore {
   private constructor(
@@ -27,10 +27,10 @@ export class NotifierCore {
     return new NotifierCore(outbox, worker, registrations);
   }
 
-  /** Stores the notification, then wakes the worker so it is sent at once, not at the next poll. */
-  handle = async (message: PixRecebidoMessage): Promise<void> => {
-    await notifyCashIn(message, this.registrations, this.outbox);
-    this.worker.nudge();
+  /** Stores the batch's notifications (one statement), then wakes the worker so they go at once, not at the next poll. */
+  handleBatch = async (batch: PixRecebidoMessage[]): Promise<void> => {
+    const { created } = await notifyCashIns(batch, this.registrations, this.outbox);
+    if (created > 0) this.worker.nudge();
   };
 
   start(): Promise<void> {

@@ -1,6 +1,7 @@
 import type { PixRecebidoMessage } from '@pix/contracts';
 import { toOfficialPix, webhookDecider, webhookStreamId, type WebhookEvent } from '@pix/domain';
 import { aggregateStream, streamType, type EventStore } from '@pix/event-store';
+import type { PixNotificationInput } from '@pix/webhook-delivery';
 
 /** The key's webhook stream, typed by its aggregate's events (ADR 14). */
 const webhookStream = streamType<WebhookEvent, [string]>({ WebhookConfigurado: true, WebhookRemovido: true }, webhookStreamId);
@@ -16,17 +17,22 @@ export class EventStoreWebhookRegistrations {
 }
 
 export interface NotificationSink {
-  enqueue(input: { endToEndId: string; chave: string; txid: string; pix: Record<string, unknown> }): Promise<{ id: string; created: boolean }>;
+  enqueueMany(inputs: PixNotificationInput[]): Promise<{ created: number }>;
 }
 
 /**
- * The notifier's intake: a Pix with a txid whose key has a webhook becomes one stored
- * notification (idempotent by endToEndId); the delivery worker takes it from there. The webhook is
- * checked again at every delivery, so one removed meanwhile gets nothing more.
+ * The notifier's intake: every Pix of the batch with a txid whose key has a webhook becomes one
+ * stored notification (idempotent by endToEndId), all in one statement; each distinct key's
+ * webhook is read once per batch. The webhook is checked again at every delivery, so one
+ * removed meanwhile gets nothing more.
  */
-export async function notifyCashIn(message: PixRecebidoMessage, registrations: Pick<EventStoreWebhookRegistrations, 'urlFor'>, sink: NotificationSink): Promise<void> {
-  if (!message.txid) return;
-  if (!(await registrations.urlFor(message.chave))) return;
-  const { versao: _v, ...pix } = message;
-  await sink.enqueue({ endToEndId: message.endToEndId, chave: message.chave, txid: message.txid, pix: toOfficialPix(pix) });
+export async function notifyCashIns(batch: PixRecebidoMessage[], registrations: Pick<EventStoreWebhookRegistrations, 'urlFor'>, sink: NotificationSink): Promise<{ created: number }> {
+  const withTxid = batch.filter((m) => m.txid);
+  const keys = [...new Set(withTxid.map((m) => m.chave))];
+  const urls = await Promise.all(keys.map((chave) => registrations.urlFor(chave)));
+  const registered = new Set(keys.filter((_, i) => urls[i] !== undefined));
+  const inputs = withTxid
+    .filter((m) => registered.has(m.chave))
+    .map(({ versao: _v, ...pix }) => ({ endToEndId: pix.endToEndId, chave: pix.chave, txid: pix.txid!, pix: toOfficialPix(pix) }));
+  return inputs.length > 0 ? sink.enqueueMany(inputs) : { created: 0 };
 }

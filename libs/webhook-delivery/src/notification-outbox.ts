@@ -50,6 +50,41 @@ export class NotificationOutbox {
   }
 
   /**
+   * Queues a batch of notifications in one statement, once per endToEndId (existing ones and
+   * repeats inside the batch are skipped, as `enqueue` does). Rows get timestamps a microsecond
+   * apart, ending now, so a key's notifications are claimed in the order given.
+   */
+  async enqueueMany(inputs: PixNotificationInput[], client?: PoolClient): Promise<{ created: number }> {
+    for (const input of inputs) {
+      for (const field of ['endToEndId', 'chave', 'txid'] as const) {
+        if (typeof input[field] !== 'string' || input[field] === '') throw new Error(`enqueueMany: ${field} must be a non-empty string`);
+      }
+    }
+    const seen = new Set<string>();
+    const rows = inputs.filter((i) => !seen.has(i.endToEndId) && seen.add(i.endToEndId));
+    if (rows.length === 0) return { created: 0 };
+    const db: Queryable = client ?? this.pool;
+    const result = await db.query(
+      `INSERT INTO webhook_outbox (id, end_to_end_id, chave, txid, body, status, next_attempt_at, pending_since, created_at, updated_at)
+       SELECT t.id, t.e2e, t.chave, t.txid, t.body, 'pending', t.at, t.at, t.at, t.at
+         FROM (SELECT u.*, $6::timestamptz - ($7::int - u.n) * interval '1 microsecond' AS at
+                 FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS u(id, e2e, chave, txid, body, n)) t
+        ORDER BY t.n
+       ON CONFLICT DO NOTHING`, // no target, as in enqueue: the id (PK) and the endToEndId alike
+      [
+        rows.map((i) => notificationIdFor(i.endToEndId)),
+        rows.map((i) => i.endToEndId),
+        rows.map((i) => i.chave),
+        rows.map((i) => i.txid),
+        rows.map((i) => JSON.stringify({ pix: [i.pix] })),
+        this.clock.now(),
+        rows.length,
+      ],
+    );
+    return { created: result.rowCount ?? 0 };
+  }
+
+  /**
    * Makes delivered, dead or cancelled notifications pending again, each as a delivery of its own
    * under its own id (receivers deduplicate on `webhook-id` or on the item's `endToEndId`), with a
    * fresh schedule. Criteria combine with AND; at

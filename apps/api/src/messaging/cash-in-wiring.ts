@@ -1,18 +1,22 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { Kafka } from 'kafkajs';
 import type { Pool } from 'pg';
 import type { PixRecebidoMessage } from '@pix/contracts';
 import type { EventStore } from '@pix/event-store';
-import { BrokerProbe, createKafka, ensureCashInTopics, InProcessCashInBus, KAFKA_PUBLISH_RETRY, KafkaCashInConsumer, KafkaCashInPublisher, NotifierCore, type CashInPublisher, type OperatorOutbox } from '@pix/messaging';
+import { NotifierCore, NOTIFIER_INTAKE, type CashInPublisher, type OperatorOutbox } from '@pix/messaging';
+import { BrokerProbe, CASH_IN_CONTRACT, createKafka, ensureCashInTopics, KAFKA_PUBLISH_RETRY, KafkaBatchServer, KafkaCashInPublisher } from '@pix/messaging-kafka';
+import { InProcessCashInBus } from '@pix/messaging-local';
 import type { AppConfig } from '../config/config';
 import type { Readiness } from '../health/readiness';
 import { CONFIG, EVENT_STORE, READ_DB, READINESS } from '../infrastructure/tokens';
 import { SettleCashIn } from '../settlement/settle-cash-in';
+import { SETTLEMENT_TRANSPORT } from '../settlement/settlement.consumer';
 
 /**
- * How cash-ins flow in this process. With KAFKA_BROKERS: published to and consumed from Kafka
- * (consumer group pix-api-settlement; in local mode also pix-notifier). Without: local mode's
- * in-process transport. In local mode the notifier (outbox + delivery) runs here too.
+ * How cash-ins flow in this process. With KAFKA_BROKERS: published to Kafka and consumed through
+ * the batch transport (ADR 16) by SettlementConsumer (group pix-api-settlement) and, in local
+ * mode, the notifier's intake (group pix-notifier); `servers` are connected as microservices by
+ * connectCashInConsumers. Without: local mode's in-process transport calls the same batch
+ * handlers. In local mode the notifier (outbox + delivery) runs here too.
  */
 @Injectable()
 export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, OnApplicationShutdown {
@@ -21,6 +25,8 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
   private readonly stops: (() => Promise<void>)[] = [];
   private stopping = false;
   notifier?: NotifierCore;
+  /** The consumer groups of this process, one Nest microservice each. */
+  readonly servers: KafkaBatchServer[] = [];
 
   constructor(
     @Inject(CONFIG) private readonly config: AppConfig,
@@ -28,39 +34,46 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
     @Inject(READ_DB) private readonly pool: Pool,
     private readonly settle: SettleCashIn,
     @Inject(READINESS) private readonly readiness: Readiness,
-  ) {}
+  ) {
+    if (config.kafkaBrokers.length === 0) return;
+    const kafka = createKafka(config.kafkaBrokers, 'pix-api');
+    const kafkaLogger = new Logger('Kafka');
+    const server = (transportId: symbol, groupId: string) =>
+      new KafkaBatchServer({ transportId, kafka, groupId, topics: CASH_IN_CONTRACT, logger: { log: (m) => kafkaLogger.log(m), error: (m) => kafkaLogger.error(m) }, prepare: () => ensureCashInTopics(kafka) });
+    this.servers.push(server(SETTLEMENT_TRANSPORT, 'pix-api-settlement'));
+    if (config.mode === 'local') this.servers.push(server(NOTIFIER_INTAKE, 'pix-notifier'));
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     const local = this.config.mode === 'local';
-    const log = { log: (m: string) => this.logger.log(m), error: (m: string) => this.logger.error(m) };
     if (local) {
-      this.notifier = await NotifierCore.create(this.pool, this.store, this.config.delivery, { log: (m) => new Logger('Notifier').log(m), error: (m) => new Logger('Notifier').error(m) });
+      const log = new Logger('Notifier');
+      this.notifier = await NotifierCore.create(this.pool, this.store, this.config.delivery, { log: (m) => log.log(m), error: (m) => log.error(m) });
       await this.notifier.start();
       this.stops.push(() => this.notifier!.stop());
     }
     if (this.config.kafkaBrokers.length > 0) {
-      const kafka = createKafka(this.config.kafkaBrokers, 'pix-api');
       // Its own client: a sandbox request publishing while the broker is down gets its 503 in seconds.
       const publisher = new KafkaCashInPublisher(createKafka(this.config.kafkaBrokers, 'pix-api-publisher', KAFKA_PUBLISH_RETRY));
       this.publisher = publisher;
-      const consumers = [new KafkaCashInConsumer(kafka, 'pix-api-settlement', (m) => this.settle.handle(m), log)];
-      if (this.notifier) consumers.push(new KafkaCashInConsumer(kafka, 'pix-notifier', this.notifier.handle, log));
-      for (const c of consumers) {
-        this.readiness.report(`kafka ${c.groupId}`, () => c.state);
-        this.stops.push(() => c.stop());
-      }
       const probe = new BrokerProbe(this.config.kafkaBrokers);
       this.readiness.check('kafka', () => probe.check());
-      this.stops.push(() => probe.close());
-      this.stops.push(() => publisher.disconnect());
-      // Kafka joins in the background: HTTP and the write path never wait for a consumer group
-      // (after a crash that means the dead member's session timeout, tens of seconds), and a
-      // broker that is down at start-up delays only settlement, not the API.
-      void this.joinKafka(kafka, publisher, consumers);
+      this.stops.push(() => probe.close(), () => publisher.disconnect());
+      for (const s of this.servers) {
+        this.readiness.report(`kafka ${s.groupId}`, () => s.state);
+        // Nest closes them with the app; this covers a process whose app never connected them.
+        this.stops.push(() => s.close());
+        // Consumption starts with the application (after start-up's catch-up), never before; the
+        // groups join in the background: HTTP and the write path never wait for Kafka (after a
+        // crash that means the dead member's session timeout), and a broker that is down at
+        // start-up delays only settlement, not the API.
+        s.listen(() => undefined);
+      }
+      void this.connectPublisher(publisher);
     } else if (local) {
       const bus = new InProcessCashInBus();
-      bus.subscribe('settlement', (m) => this.settle.handle(m));
-      bus.subscribe('notifier', this.notifier!.handle);
+      bus.subscribe('settlement', (batch) => this.settle.handleBatch(batch));
+      bus.subscribe('notifier', this.notifier!.handleBatch);
       this.publisher = bus;
       this.logger.log('cash-ins over the in-process transport (no KAFKA_BROKERS)');
     } else {
@@ -68,21 +81,19 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
     }
   }
 
-  private async joinKafka(kafka: Kafka, publisher: KafkaCashInPublisher, consumers: KafkaCashInConsumer[]): Promise<void> {
+  private async connectPublisher(publisher: KafkaCashInPublisher): Promise<void> {
     for (let delay = 500; !this.stopping; delay = Math.min(delay * 2, 10_000)) {
       try {
-        // Topics are created explicitly (brokers here do not auto-create them).
-        await ensureCashInTopics(kafka);
+        // Topics are created explicitly (brokers here do not auto-create them); the consumers' start does it too.
+        await ensureCashInTopics(createKafka(this.config.kafkaBrokers, 'pix-api-admin'));
         await publisher.connect();
-        break;
+        this.logger.log(`cash-ins over Kafka at ${this.config.kafkaBrokers.join(',')}; consumer groups joining in the background`);
+        return;
       } catch (error) {
         this.logger.error(`Kafka at ${this.config.kafkaBrokers.join(',')} unavailable (${(error as Error).message}); retrying in ${delay} ms`);
         await new Promise((r) => setTimeout(r, delay));
       }
     }
-    if (this.stopping) return;
-    for (const c of consumers) c.startInBackground();
-    this.logger.log(`cash-ins over Kafka at ${this.config.kafkaBrokers.join(',')}; consumer groups joining in the background`);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -98,6 +109,9 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
     resend: (selector: Parameters<NotifierCore['outbox']['resend']>[0]) => this.requireNotifier().outbox.resend(selector),
     recent: (limit: number) => this.requireNotifier().outbox.recent(limit),
   };
+
+  /** The notifier's intake for its consumer group here (local mode with KAFKA_BROKERS), resolved when used. */
+  readonly intake = { handleBatch: (batch: PixRecebidoMessage[]) => this.requireNotifier().handleBatch(batch) };
 
   private requireNotifier(): NotifierCore {
     if (!this.notifier) throw new Error('the notifier runs in this process only in local mode');

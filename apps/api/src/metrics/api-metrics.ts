@@ -2,7 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import { DuplicateEventIdError, WrongExpectedRevisionError, type EventStore } from '@pix/event-store';
-import { ConsumerLagPoller, createKafka } from '@pix/messaging';
+import { ConsumerLagPoller, createKafka } from '@pix/messaging-kafka';
 import { installConsumerLagMetrics, installHttpMetrics, installMetricsEndpoint, installOutboxMetrics, routeTemplateOf, type Metrics } from '@pix/observability';
 import { authContextOf } from '../auth/auth-context';
 import type { AppConfig } from '../config/config';

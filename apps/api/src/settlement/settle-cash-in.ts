@@ -8,6 +8,9 @@ import { CLOCK, EVENT_STORE, PROJECTIONS, RECEIVER_DIRECTORY } from '../infrastr
 import type { Clock, ReceiverDirectory } from '../shared/ports';
 import { cobvStream, pixStream } from '../shared/streams';
 
+/** Charges settled at once within a batch: each lane holds at most one pool connection at a time. */
+const SETTLEMENT_LANES = 16;
+
 /**
  * The API's consumer of cash-ins: records the Pix (stream `pix-{e2eid}`, once per endToEndId) for
  * the receiver that owns its key, and concludes that receiver's charge `cobv-{recebedorId}/{txid}`.
@@ -25,6 +28,36 @@ export class SettleCashIn {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(RECEIVER_DIRECTORY) private readonly directory: ReceiverDirectory,
   ) {}
+
+  /**
+   * A batch from the transport: cash-ins of different charges (by txid; those without one each on
+   * their own) settle concurrently, at most SETTLEMENT_LANES at a time; those of one charge one
+   * after another in the batch's order. Every lane runs to its end or its first failure before a
+   * failure is reported, so a retry of the whole batch never overlaps this attempt; what was done
+   * is done again as nothing (idempotent by endToEndId).
+   */
+  async handleBatch(batch: PixRecebidoMessage[]): Promise<void> {
+    const byCharge = new Map<string, PixRecebidoMessage[]>();
+    for (const m of batch) {
+      const charge = m.txid ? `txid ${m.txid}` : `e2e ${m.endToEndId}`;
+      byCharge.set(charge, [...(byCharge.get(charge) ?? []), m]);
+    }
+    const queues = [...byCharge.values()];
+    let next = 0;
+    const failures: unknown[] = [];
+    const lane = async () => {
+      while (next < queues.length && failures.length === 0) {
+        const queue = queues[next++];
+        try {
+          for (const m of queue) await this.handle(m);
+        } catch (error) {
+          failures.push(error);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(SETTLEMENT_LANES, queues.length) }, lane));
+    if (failures.length > 0) throw failures[0];
+  }
 
   async handle(message: PixRecebidoMessage): Promise<void> {
     const { versao: _v, ...fields } = message;

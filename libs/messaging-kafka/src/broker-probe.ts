@@ -1,5 +1,5 @@
 import type { Admin } from 'kafkajs';
-import { createKafka } from './kafka';
+import { createKafka } from './kafka-client';
 
 /**
  * Whether the Kafka cluster answers, for readiness probes: a connected consumer says nothing

@@ -1,0 +1,23 @@
+import { Controller } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import { CASH_IN_TOPIC, type PixRecebidoMessage } from '@pix/contracts';
+import { Public } from '../auth/auth-context';
+import { SettleCashIn } from './settle-cash-in';
+
+/** The transport id of the API's settlement group (pix-api-settlement): its server takes only this handler. */
+export const SETTLEMENT_TRANSPORT = Symbol('pix-api-settlement');
+
+/**
+ * Cash-ins, a batch at a time, validated by the transport (ADR 16) → settlement. Not an HTTP
+ * route: @Public only keeps the API's token guard, which reads HTTP requests, out of the way.
+ */
+@Public()
+@Controller()
+export class SettlementConsumer {
+  constructor(private readonly settle: SettleCashIn) {}
+
+  @EventPattern(CASH_IN_TOPIC, SETTLEMENT_TRANSPORT)
+  onCashIns(@Payload() batch: PixRecebidoMessage[]): Promise<void> {
+    return this.settle.handleBatch(batch);
+  }
+}

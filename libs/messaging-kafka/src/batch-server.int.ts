@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { Controller, Module, type INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
+import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
+import { KafkaBatchContext } from './batch-context';
+import { KafkaBatchServer } from './batch-server';
+import type { TopicContract } from './validated-batch';
+
+// The batch transport against a real broker, through Nest's own handler pipeline: batches under
+// load, dead letters without stopping, retries without committing, nothing lost over a restart.
+// Topics and groups are new per run, so no other suite's consumers share them.
+jest.setTimeout(120_000);
+
+const BROKERS = (process.env.KAFKA_BROKERS ?? '').split(',').filter(Boolean);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Item {
+  n: number;
+}
+const contract = (deadLetterTopic: string): TopicContract<Item> => ({
+  parse(value) {
+    try {
+      const v = JSON.parse(value?.toString('utf8') ?? '');
+      return Number.isInteger(v?.n) ? { value: v as Item } : { error: 'n must be an integer' };
+    } catch {
+      return { error: 'not JSON' };
+    }
+  },
+  deadLetterTopic,
+});
+
+/** What the handler does with a batch; the test swaps it. */
+type Behaviour = (batch: Item[], context: KafkaBatchContext) => Promise<void>;
+
+(BROKERS.length ? describe : describe.skip)('KafkaBatchServer (real broker)', () => {
+  const kafka = new Kafka({ clientId: 'test-batch-server', brokers: BROKERS, logLevel: logLevel.NOTHING });
+  let producer: Producer;
+  const run = randomUUID().slice(0, 8);
+  const topic = `test.batch.${run}`;
+  const dlt = `${topic}.dlt`;
+  const transportId = Symbol('test-batch');
+  let behaviour: Behaviour = async () => undefined;
+  const calls: { items: Item[]; partition: number }[] = [];
+
+  @Controller()
+  class TestConsumer {
+    @EventPattern(topic, transportId)
+    async onBatch(@Payload() batch: Item[], @Ctx() context: KafkaBatchContext) {
+      await behaviour(batch, context);
+      calls.push({ items: batch, partition: context.getPartition() });
+    }
+  }
+  @Module({ controllers: [TestConsumer] })
+  class TestModule {}
+
+  const errors: string[] = [];
+  async function startConsumer(groupId: string): Promise<{ app: INestMicroservice; server: KafkaBatchServer }> {
+    const server = new KafkaBatchServer({ transportId, kafka, groupId, topics: { [topic]: contract(dlt) }, logger: { log: () => undefined, error: (m) => errors.push(m) } });
+    const app = await NestFactory.createMicroservice(TestModule, { strategy: server, logger: false });
+    await app.listen();
+    for (const deadline = Date.now() + 60_000; server.state !== 'joined'; await sleep(100)) if (Date.now() > deadline) throw new Error('group did not join');
+    return { app, server };
+  }
+  const publish = (values: string[]) => producer.send({ topic, acks: -1, messages: values.map((value) => ({ key: 'one-key', value })) });
+  const items = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => JSON.stringify({ n: from + i }));
+  const received = () => calls.flatMap((c) => c.items.map((i) => i.n));
+  async function until(what: string, done: () => boolean, timeoutMs = 60_000) {
+    for (const deadline = Date.now() + timeoutMs; !done(); await sleep(50)) if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+  }
+  async function committed(groupId: string): Promise<number> {
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
+      return offsets.partitions.reduce((sum, p) => sum + Math.max(0, Number(p.offset)), 0);
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  beforeAll(async () => {
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 1 }, { topic: dlt, numPartitions: 1 }] });
+    await admin.disconnect();
+    producer = kafka.producer();
+    await producer.connect();
+  });
+  afterAll(async () => {
+    await producer?.disconnect();
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.deleteTopics({ topics: [topic, dlt] }).catch(() => undefined);
+    await admin.disconnect();
+  });
+  beforeEach(() => {
+    calls.length = 0;
+    errors.length = 0;
+    behaviour = async () => undefined;
+  });
+
+  it('hands a backlog to the handler in batches of several messages, in order', async () => {
+    await publish(items(0, 1000));
+    const { app } = await startConsumer(`test-batch-a-${run}`);
+    try {
+      await until('1000 messages', () => received().length >= 1000);
+      expect(received()).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+      expect(Math.max(...calls.map((c) => c.items.length))).toBeGreaterThan(1);
+      expect(calls.length).toBeLessThan(100);
+      expect(calls.every((c) => c.items.length <= 500)).toBe(true); // slices of maxBatch
+    } finally {
+      await app.close();
+    }
+    expect(await committed(`test-batch-a-${run}`)).toBe(1000);
+  });
+
+  it('dead-letters invalid messages with their reason and goes on with the rest of the batch', async () => {
+    const group = `test-batch-b-${run}`;
+    const reader: Consumer = kafka.consumer({ groupId: `test-batch-dlt-${run}` });
+    const dead: { value: string; headers: Record<string, string> }[] = [];
+    await reader.connect();
+    await reader.subscribe({ topic: dlt, fromBeginning: true });
+    await reader.run({ eachMessage: async ({ message }) => void dead.push({ value: message.value!.toString(), headers: Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)])) }) });
+    // Everything in topic order after test a's 1000: 1000..1009, junk, 1010..1019, {"n":"x"}, 1020..1029.
+    await publish([...items(1000, 1010), 'junk', ...items(1010, 1020), '{"n":"x"}', ...items(1020, 1030)]);
+    await publish(items(1030, 1040));
+    const { app } = await startConsumer(group);
+    try {
+      await until('every valid message', () => received().filter((n) => n >= 1000).length >= 40);
+      expect(received().filter((n) => n >= 1000)).toEqual(Array.from({ length: 40 }, (_, i) => 1000 + i));
+      await until('two dead letters', () => dead.length >= 2, 30_000);
+      expect(dead.map((d) => [d.value, d.headers['dlt-reason'], d.headers['dlt-consumer']])).toEqual([
+        ['junk', 'not JSON', group],
+        ['{"n":"x"}', 'n must be an integer', group],
+      ]);
+      expect(dead.map((d) => d.headers['dlt-source'])).toEqual([`${topic}/0/1010`, `${topic}/0/1021`]);
+    } finally {
+      await app.close();
+      await reader.disconnect();
+    }
+  });
+
+  it('retries a failing batch without committing; a restart mid-retry loses nothing', async () => {
+    const group = `test-batch-c-${run}`;
+    // The group starts at the end of what earlier tests published.
+    const { app: first } = await startConsumer(group);
+    await until('the backlog', () => received().length >= 1040);
+    // 1,042 messages so far (1,040 valid, 2 dead-lettered), all committed once the batches are done.
+    for (const deadline = Date.now() + 10_000; (await committed(group)) !== 1042 && Date.now() < deadline; ) await sleep(200);
+    const base = await committed(group);
+    expect(base).toBe(1042);
+    calls.length = 0;
+    let attempts = 0;
+    behaviour = async () => {
+      attempts++;
+      throw new Error('database down');
+    };
+    await publish(items(2000, 2050));
+    await until('several attempts', () => attempts >= 3, 30_000);
+    expect(calls).toEqual([]);
+    expect(await committed(group)).toBe(base);
+    expect(errors.some((e) => /handling \d+ message\(s\) failed \(attempt 2\); retrying/.test(e))).toBe(true);
+    // Shut down while it keeps failing: it stops retrying and leaves the batch for redelivery.
+    const closing = Date.now();
+    await first.close();
+    expect(Date.now() - closing).toBeLessThan(10_000);
+    expect(await committed(group)).toBe(base);
+
+    // A fresh consumer of the same group gets the whole batch again; a first failure is retried, then it succeeds.
+    let failures = 1;
+    behaviour = async () => {
+      if (failures-- > 0) throw new Error('one more failure');
+    };
+    const { app: second } = await startConsumer(group);
+    try {
+      await until('the batch after the restart', () => received().length >= 50);
+      expect(received()).toEqual(Array.from({ length: 50 }, (_, i) => 2000 + i));
+      for (const deadline = Date.now() + 10_000; (await committed(group)) !== base + 50 && Date.now() < deadline; ) await sleep(200);
+      expect(await committed(group)).toBe(base + 50);
+    } finally {
+      await second.close();
+    }
+  });
+});

@@ -1,0 +1,159 @@
+import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
+import type { Consumer, EachBatchPayload, Kafka, Producer } from 'kafkajs';
+import { lastValueFrom } from 'rxjs';
+import { KafkaBatchContext } from './batch-context';
+import { CONSUMER_TIMEOUTS } from './kafka-client';
+import { retrying } from './retrying';
+import { validateBatch, type TopicContract } from './validated-batch';
+
+/** Where a consumer group is: readiness probes report it. */
+export type ConsumerState = 'stopped' | 'joining' | 'joined';
+
+export interface KafkaBatchServerOptions {
+  /** Only `@EventPattern(topic, transportId)` handlers are this server's (several may share a process). */
+  transportId: symbol;
+  /** A client made with KAFKA_RETRY. */
+  kafka: Kafka;
+  groupId: string;
+  /** Every topic this server may consume, with its contract; it subscribes to those with a handler. */
+  topics: Record<string, TopicContract>;
+  logger: { log(m: string): void; error(m: string): void };
+  /** Run before each (re)join, e.g. creating the topics; a failure is retried with the join. */
+  prepare?: () => Promise<void>;
+  /** Most messages handed to one handler call (a fetched batch is cut in slices of this size). */
+  maxBatch?: number;
+}
+
+/**
+ * A Nest microservice transport on kafkajs that consumes in batches: the `@EventPattern(topic)`
+ * handler gets the valid messages of a fetched batch, parsed by the topic's contract, in one
+ * call; invalid ones go to the dead-letter topic first. A batch that fails is retried (with
+ * backoff and heartbeats) until it succeeds, and only then are its offsets resolved and
+ * committed; on shutdown it is left for redelivery, so handlers must be idempotent.
+ * `listen` returns at once: the group joins in the background with capped backoff (HTTP never
+ * waits for Kafka), and a consumer kafkajs gives up on is started again.
+ */
+export class KafkaBatchServer extends Server implements CustomTransportStrategy {
+  state: ConsumerState = 'stopped';
+  private consumer?: Consumer;
+  private deadLetters?: Producer;
+  private stopping = false;
+
+  constructor(private readonly options: KafkaBatchServerOptions) {
+    super();
+    this.transportId = options.transportId;
+  }
+
+  get groupId(): string {
+    return this.options.groupId;
+  }
+
+  listen(callback: () => void): void {
+    if (this.state !== 'stopped') return callback(); // already started (idempotent)
+    this.stopping = false;
+    this.joinInBackground();
+    callback();
+  }
+
+  async close(): Promise<void> {
+    this.stopping = true;
+    this.state = 'stopped';
+    // kafkajs waits for the batch in hand; a retrying one gives up at once (not committed).
+    await this.disconnect();
+  }
+
+  on(): never {
+    throw new Error('KafkaBatchServer: use `state` and the logs, not events');
+  }
+
+  unwrap<T>(): T {
+    return [this.consumer, this.deadLetters] as T;
+  }
+
+  private joinInBackground(): void {
+    this.state = 'joining';
+    void (async () => {
+      for (let delay = 500; !this.stopping; delay = Math.min(delay * 2, 10_000)) {
+        try {
+          await this.start();
+          return;
+        } catch (error) {
+          this.options.logger.error(`consumer group ${this.groupId}: cannot start (${(error as Error).message}); retrying in ${delay} ms`);
+          await this.disconnect();
+          await new Promise((r) => setTimeout(r, delay));
+        }
+      }
+    })();
+  }
+
+  private async start(): Promise<void> {
+    const { kafka, groupId, logger } = this.options;
+    const topics = Object.keys(this.options.topics).filter((t) => this.getHandlerByPattern(t));
+    if (topics.length === 0) throw new Error(`no @EventPattern handler for ${Object.keys(this.options.topics).join(', ')} on this transport`);
+    await this.options.prepare?.();
+    const deadLetters = (this.deadLetters = kafka.producer());
+    await deadLetters.connect();
+    const consumer = (this.consumer = kafka.consumer({ groupId, ...CONSUMER_TIMEOUTS }));
+    // kafkajs rejoins by itself after a broker outage or rebalance; the state follows it.
+    consumer.on(consumer.events.GROUP_JOIN, () => {
+      if (this.state !== 'joined') logger.log(`consumer group ${groupId}: joined`);
+      this.state = 'joined';
+    });
+    consumer.on(consumer.events.CRASH, (e) => {
+      if (this.stopping) return;
+      this.state = 'joining';
+      logger.error(`consumer group ${groupId}: ${e.payload.error.message}; ${e.payload.restart ? 'kafkajs restarts it' : 'starting it again'}`);
+      // kafkajs gives up for good after a non-retriable error: a fresh consumer (and DLT producer).
+      if (!e.payload.restart && this.consumer === consumer) void this.disconnect().then(() => this.joinInBackground());
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topics, fromBeginning: true });
+    await consumer.run({ eachBatchAutoResolve: false, eachBatch: (payload) => this.onBatch(payload, deadLetters) });
+  }
+
+  /** Slices of the batch in order: dead letters stored, then the handler's effect, then the offset. */
+  private async onBatch(payload: EachBatchPayload, deadLetters: Producer): Promise<void> {
+    const { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale } = payload;
+    const { topic, partition } = batch;
+    const handler = this.getHandlerByPattern(topic);
+    const contract = this.options.topics[topic];
+    if (!handler || !contract) throw new Error(`no handler for ${topic}`); // not subscribed without one
+    const max = this.options.maxBatch ?? 500;
+    const deps = { logger: this.options.logger, stopped: () => this.stopping, heartbeat };
+    const consumerName = this.groupId;
+    for (let i = 0; i < batch.messages.length && isRunning() && !isStale(); i += max) {
+      const slice = batch.messages.slice(i, i + max);
+      const offsets = { first: slice[0].offset, last: slice[slice.length - 1].offset };
+      const where = `${consumerName}: ${topic}/${partition}/${offsets.first}-${offsets.last}`;
+      const { valid, deadLetters: refused } = validateBatch(slice, { topic, partition, consumerName }, contract);
+      if (refused.length > 0) {
+        const messages = refused.map(({ key, value, headers }) => ({ key, value, headers }));
+        // Offsets move only once the dead letters are stored: a broker outage is waited out.
+        await retrying(() => deadLetters.send({ topic: contract.deadLetterTopic, acks: -1, messages }), `${where}: dead-lettering`, deps);
+        for (const r of refused) this.options.logger.error(`${consumerName}: message ${r.source} is invalid (${r.reason}); sent to ${contract.deadLetterTopic}`);
+      }
+      if (valid.length > 0) {
+        const context = new KafkaBatchContext([topic, partition, offsets, heartbeat]);
+        await retrying(() => this.invoke(handler, valid, context), `${where}: handling ${valid.length} message(s)`, deps);
+      }
+      resolveOffset(offsets.last);
+      await heartbeat();
+      await commitOffsetsIfNecessary();
+    }
+  }
+
+  /** The handler through Nest's pipeline (guards, interceptors, filters): a failure rejects. */
+  private async invoke(handler: MessageHandler, batch: unknown[], context: KafkaBatchContext): Promise<void> {
+    const result = await handler(batch, context);
+    await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
+  }
+
+  private async disconnect(): Promise<void> {
+    const consumer = this.consumer;
+    const deadLetters = this.deadLetters;
+    this.consumer = undefined;
+    this.deadLetters = undefined;
+    await consumer?.disconnect().catch(() => undefined);
+    await deadLetters?.disconnect().catch(() => undefined);
+  }
+}

@@ -1,0 +1,28 @@
+import { CASH_IN_TOPIC, type PixRecebidoMessage } from '@pix/contracts';
+import type { Kafka, Producer } from 'kafkajs';
+
+/** Key = the receiver's Pix key, so one key's cash-ins stay in order; acks from all replicas. */
+export class KafkaCashInPublisher {
+  private readonly producer: Producer;
+
+  constructor(kafka: Kafka) {
+    // Give it a client made with KAFKA_PUBLISH_RETRY when a request waits for the send.
+    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  }
+
+  connect(): Promise<void> {
+    return this.producer.connect();
+  }
+
+  async publish(message: PixRecebidoMessage): Promise<void> {
+    await this.producer.send({
+      topic: CASH_IN_TOPIC,
+      acks: -1,
+      messages: [{ key: message.chave, value: JSON.stringify(message), headers: { 'content-type': 'application/json' } }],
+    });
+  }
+
+  disconnect(): Promise<void> {
+    return this.producer.disconnect();
+  }
+}

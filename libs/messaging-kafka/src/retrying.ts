@@ -1,0 +1,40 @@
+export interface RetryDeps {
+  logger: { error(m: string): void };
+  /** Stop retrying (shutdown): the batch is left for redelivery. */
+  stopped(): boolean;
+  /** Keeps the consumer's group membership while a batch is retried (kafkajs's `heartbeat`). */
+  heartbeat(): Promise<void>;
+}
+
+/** Thrown instead of retrying once the consumer is stopping: the offsets stay uncommitted. */
+export class StoppedWhileRetrying extends Error {}
+
+/**
+ * Runs `work` until it succeeds, backing off (capped at 30 s); gives up only on shutdown. The
+ * wait is cut in short slices so a shutdown is not held up, with heartbeats meanwhile so the
+ * group does not hand the partition to another member (kafkajs sends one at most once per
+ * heartbeatInterval; a failed one, broker down, is for the next attempt to notice).
+ */
+export async function retrying(work: () => Promise<unknown>, what: string, deps: RetryDeps): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await work();
+      return;
+    } catch (error) {
+      if (deps.stopped()) throw new StoppedWhileRetrying(`${what}: stopped while retrying, left for redelivery`);
+      const waitMs = Math.min(30_000, 100 * 2 ** Math.min(attempt, 9));
+      deps.logger.error(`${what} failed (attempt ${attempt}); retrying in ${waitMs} ms: ${describe(error)}`);
+      for (const until = Date.now() + waitMs; Date.now() < until && !deps.stopped(); ) {
+        await new Promise((r) => setTimeout(r, 100));
+        await deps.heartbeat().catch(() => undefined);
+      }
+    }
+  }
+}
+
+/** Nest's RPC exception filter turns a handler's error into `{ status, message }` (and logs the original). */
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'object' && error !== null && 'message' in error) return String((error as { message: unknown }).message);
+  return String(error);
+}

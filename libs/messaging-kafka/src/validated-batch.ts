@@ -1,0 +1,28 @@
+import type { KafkaMessage, Message } from 'kafkajs';
+
+/** How a topic's messages are read: the contracts library's parser, and where refused ones go. */
+export interface TopicContract<T = unknown> {
+  parse(value: Buffer | null): { value?: T; error?: string };
+  deadLetterTopic: string;
+}
+
+/**
+ * A slice of a fetched batch, validated: `valid` goes to the handler in order; `deadLetters` are
+ * the refused messages as they are sent to the dead-letter topic, the original key and bytes
+ * with `dlt-reason`, `dlt-consumer` and `dlt-source` (`topic/partition/offset`) headers.
+ */
+export function validateBatch<T>(messages: KafkaMessage[], where: { topic: string; partition: number; consumerName: string }, contract: TopicContract<T>) {
+  const valid: T[] = [];
+  const deadLetters: (Message & { reason: string; source: string })[] = [];
+  for (const message of messages) {
+    const parsed = contract.parse(message.value);
+    if (parsed.value !== undefined) {
+      valid.push(parsed.value);
+      continue;
+    }
+    const reason = parsed.error ?? 'invalid';
+    const source = `${where.topic}/${where.partition}/${message.offset}`;
+    deadLetters.push({ key: message.key ?? null, value: message.value, headers: { 'dlt-reason': reason, 'dlt-consumer': where.consumerName, 'dlt-source': source }, reason, source });
+  }
+  return { valid, deadLetters };
+}

@@ -1,0 +1,1 @@
+export * from './in-process-bus';

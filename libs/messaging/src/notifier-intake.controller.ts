@@ -1,0 +1,23 @@
+import { Controller, Inject } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import { CASH_IN_TOPIC, type PixRecebidoMessage } from '@pix/contracts';
+import type { NotifierCore } from './notifier-core';
+
+/** The transport id of the notifier's consumer group: its server takes only this controller's handler. */
+export const NOTIFIER_INTAKE = Symbol('pix-notifier');
+/** The app provides its NotifierCore under this token. */
+export const NOTIFIER_CORE = Symbol('NotifierCore');
+
+/**
+ * Cash-ins (a batch, validated by the transport) → the durable outbox. A failure fails the
+ * batch, which the transport retries whole: storing is idempotent by endToEndId.
+ */
+@Controller()
+export class NotifierIntakeController {
+  constructor(@Inject(NOTIFIER_CORE) private readonly core: Pick<NotifierCore, 'handleBatch'>) {}
+
+  @EventPattern(CASH_IN_TOPIC, NOTIFIER_INTAKE)
+  onCashIns(@Payload() batch: PixRecebidoMessage[]): Promise<void> {
+    return this.core.handleBatch(batch);
+  }
+}
