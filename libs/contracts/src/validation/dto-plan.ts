@@ -30,7 +30,7 @@ export interface MemberPlan {
 }
 
 export interface DtoPlan {
-  readonly dto: new () => object;
+  readonly dto: DtoClass;
   readonly targetName: string;
   /** Declared members by OWN name (a `Map`, so `valueOf` is never found on a prototype). */
   readonly members: ReadonlyMap<string, MemberPlan>;
@@ -50,14 +50,17 @@ const SUPPORTED_TYPES = new Set<string>([
 
 type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
 
-const plans = new Map<Function, DtoPlan | null>();
+/** A DTO class as the storages know it (its constructor takes no arguments). */
+export type DtoClass = new () => object;
+
+const plans = new Map<DtoClass, DtoPlan | null>();
 
 /** The plan of `dto`, compiled on first use; null when only the full path handles it. */
-export function planFor(dto: Function): DtoPlan | null {
+export function planFor(dto: DtoClass): DtoPlan | null {
   let plan = plans.get(dto);
   if (plan === undefined) {
     try {
-      plan = compile(dto as new () => object);
+      plan = compile(dto);
     } catch {
       plan = null;
     }
@@ -66,7 +69,7 @@ export function planFor(dto: Function): DtoPlan | null {
   return plan;
 }
 
-function compile(dto: new () => object): DtoPlan | null {
+function compile(dto: DtoClass): DtoPlan | null {
   const storage = getMetadataStorage();
   // The same query the ValidationExecutor makes for validateSync without groups.
   const metadatas = storage.getTargetValidationMetadatas(dto, '', false, false, undefined);
@@ -96,7 +99,7 @@ function compile(dto: new () => object): DtoPlan | null {
   return { dto, targetName: dto.name, members: new Map(ordered.map((m) => [m.name, m])), ordered };
 }
 
-function compileMember(dto: Function, name: string, list: ValidationMetadata[]): MemberPlan | null {
+function compileMember(dto: DtoClass, name: string, list: ValidationMetadata[]): MemberPlan | null {
   const storage = getMetadataStorage();
   const constraint = (m: ValidationMetadata): ConstraintPlan[] | null => {
     const out: ConstraintPlan[] = [];

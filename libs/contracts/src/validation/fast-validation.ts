@@ -6,7 +6,7 @@
 // class-validator (DTO instances built as class-transformer builds them, the same arguments), so
 // deterministic validators decide alike; the property test holds both paths to the same results.
 import { TransformationType } from 'class-transformer';
-import { planFor, type ConstraintPlan, type DtoPlan, type MemberPlan } from './dto-plan';
+import { planFor, type ConstraintPlan, type DtoClass, type DtoPlan, type MemberPlan } from './dto-plan';
 import { toPlainData } from './full-validation';
 import { JSON_LIMITS } from './sanitize-json';
 import { PLAIN_TO_INSTANCE_OPTIONS } from './transformer-metadata';
@@ -64,7 +64,7 @@ function convert(member: MemberPlan, instance: Bag, sent: object, value: unknown
   const kind = typeof value;
   if (kind === 'string' || kind === 'number' || kind === 'boolean' || value === undefined || value === null) return value;
   if (kind !== 'object' || typeof target !== 'function') throw GIVE_UP; // bigint..., or an untyped object
-  const nested = planFor(target);
+  const nested = planFor(target as DtoClass);
   if (!nested) throw GIVE_UP;
   if (!Array.isArray(value)) return instantiate(nested, value as object, depth + 1);
   if (!member.plainArrays || depth + 1 >= JSON_LIMITS.maxDepth || value.length > JSON_LIMITS.maxArrayItems) throw GIVE_UP;
@@ -117,7 +117,7 @@ function validateNested(value: unknown): void {
     return;
   }
   if (value instanceof Set || value instanceof Map || !(value instanceof Object)) throw GIVE_UP;
-  const plan = planFor(value.constructor);
+  const plan = planFor(value.constructor as DtoClass);
   if (!plan) throw GIVE_UP; // no metadata: forbidUnknownValues refuses it
   validateInstance(plan, value as Bag);
 }

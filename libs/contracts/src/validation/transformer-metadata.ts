@@ -9,6 +9,7 @@ const storage = (require('class-transformer/cjs/storage') as { defaultMetadataSt
 
 export type { TypeMetadata };
 export type TransformFn = (params: TransformFnParams) => unknown;
+type Target = new () => object;
 
 /** The options object plainToInstance hands to `@Transform` functions (its defaults, no overrides). */
 export const PLAIN_TO_INSTANCE_OPTIONS: Readonly<ClassTransformOptions> = Object.freeze({
@@ -27,16 +28,16 @@ export const PLAIN_TO_INSTANCE_OPTIONS: Readonly<ClassTransformOptions> = Object
 
 export const transformerMetadata = {
   /** True when plainToInstance copies every sent key as is (no expose/exclude rules on the class). */
-  plainByDefault(dto: Function): boolean {
+  plainByDefault(dto: Target): boolean {
     return storage.getStrategy(dto) === 'none' && storage.getExposedMetadatas(dto).length === 0 && storage.getExcludedMetadatas(dto).length === 0;
   },
 
-  typeOf(dto: Function, name: string): TypeMetadata | undefined {
+  typeOf(dto: Target, name: string): TypeMetadata | undefined {
     return storage.findTypeMetadata(dto, name) ?? undefined;
   },
 
   /** The `@Transform` functions plainToInstance applies to member `name`, in its order. */
-  transformsOf(dto: Function, name: string): TransformFn[] {
+  transformsOf(dto: Target, name: string): TransformFn[] {
     return storage
       .findTransformMetadatas(dto, name, TransformationType.PLAIN_TO_CLASS)
       .filter((m) => !m.options || !m.options.groups || !m.options.groups.length)
