@@ -34,6 +34,7 @@ export class AppLogger implements LoggerService {
     const prettify =
       options.format === 'pretty'
         ? // Loaded only for people (local mode): JSON deployments never carry it (issue 11's memory budget).
+          // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous on purpose: loaded on first use
           (require('pino-pretty') as typeof import('pino-pretty')).prettyFactory({
             colorize: options.destination === undefined && Boolean(process.stdout.isTTY),
             translateTime: 'SYS:HH:MM:ss.l',

@@ -10,6 +10,7 @@ export type { EventStoreDbEventStoreOptions };
  */
 export const EventStoreDbEventStore = {
   fromConnectionString(connectionString: string, options?: EventStoreDbEventStoreOptions): EventStore {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous on purpose: loaded on first use
     const { EventStoreDbEventStore: Adapter } = require('./eventstoredb-event-store') as typeof import('./eventstoredb-event-store');
     return Adapter.fromConnectionString(connectionString, options);
   },
