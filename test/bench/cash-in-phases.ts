@@ -52,7 +52,9 @@ export function deliverer(psp: Psp, receiver: WebhookReceiver, txid: () => strin
 }
 
 export interface Isolation {
+  /** Key B alone before key A is slowed and loaded, and again after A is drained (drift shows as their difference). */
   alone: Point;
+  aloneAfter: Point;
   withSlow: Point;
   backlog: number;
   /** Key A's Pix the receiver read during B's measured window, and those still waiting at its end. */
@@ -64,7 +66,7 @@ export interface Isolation {
  * Key B's closed-loop rate alone, then again while key A's receiver answers after `slowMs` and
  * `backlog` of A's Pix wait in the notifier (published and taken into the outbox before B's
  * second window, so the two keys share the workers, not the intake). Afterwards A is made fast
- * again and drained, so later phases start clean.
+ * again and drained, and B measured alone once more (the machine's drift between windows).
  */
 export async function slowKeyIsolation(o: {
   psp: Psp;
@@ -106,7 +108,8 @@ export async function slowKeyIsolation(o: {
     const waiting = o.backlog - arrived;
     o.receiver.delays.delete(o.slowPath);
     await Promise.all(arrivals);
-    return { alone, withSlow, backlog: o.backlog, slowDuringWindow: during, slowWaitingAtEnd: waiting };
+    const aloneAfter = await bWindow();
+    return { alone, aloneAfter, withSlow, backlog: o.backlog, slowDuringWindow: during, slowWaitingAtEnd: waiting };
   } finally {
     o.receiver.delays.delete(o.slowPath);
   }

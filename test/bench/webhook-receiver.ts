@@ -106,6 +106,8 @@ export class WebhookReceiver {
   webhookPosts = 0;
   /** The most Pix one webhook POST carried (set to 0 to watch a phase; 1 when batching is off). */
   largestPost = 0;
+  /** Pix nobody waited for: another publisher on the same broker and key, or one that came after its time-out. */
+  unexpected = 0;
 
   /** Every Pix in the body counts (batched callbacks); a repeated endToEndId is a duplicate, as a receiver would drop it. */
   private arrived(body: string, at: number): void {
@@ -123,6 +125,7 @@ export class WebhookReceiver {
       if (!e2eid) continue;
       this.items++;
       if (this.seen.has(e2eid)) this.duplicates++;
+      else if (!this.waiting.has(e2eid)) this.unexpected++;
       this.seen.add(e2eid);
       const done = this.waiting.get(e2eid);
       this.waiting.delete(e2eid);
