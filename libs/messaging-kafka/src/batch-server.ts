@@ -108,7 +108,9 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
     });
     await consumer.connect();
     await consumer.subscribe({ topics, fromBeginning: true });
-    await consumer.run({ eachBatchAutoResolve: false, eachBatch: (payload) => this.onBatch(payload, deadLetters) });
+    // Threshold 1: each slice's offset is committed as soon as it is resolved (kafkajs would wait
+    // for the end of the fetched batch), so a crash or rebalance replays one slice at most.
+    await consumer.run({ eachBatchAutoResolve: false, autoCommitThreshold: 1, eachBatch: (payload) => this.onBatch(payload, deadLetters) });
   }
 
   /** Slices of the batch in order: dead letters stored, then the handler's effect, then the offset. */
