@@ -12,6 +12,8 @@ import type { TopicContract } from './validated-batch';
 // Topics and groups are new per run, so no other suite's consumers share them.
 jest.setTimeout(120_000);
 
+// The broker `npm test` provisions (a test, not the library, reads the environment).
+// eslint-disable-next-line no-restricted-properties
 const BROKERS = (process.env.KAFKA_BROKERS ?? '').split(',').filter(Boolean);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
