@@ -74,7 +74,11 @@ export async function skipOldCashIns(kafka: Kafka, groupIds: string[]): Promise<
   const admin = kafka.admin();
   await admin.connect();
   try {
-    for (const groupId of groupIds) await admin.resetOffsets({ groupId, topic: CASH_IN_TOPIC, earliest: false });
+    // The real end offsets: kafkajs's resetOffsets({ earliest: false }) stores -1 ("latest"),
+    // which a group reading from the beginning takes as "start over" (the whole topic again).
+    const ends = await admin.fetchTopicOffsets(CASH_IN_TOPIC);
+    const partitions = ends.map((p) => ({ partition: p.partition, offset: p.high }));
+    for (const groupId of groupIds) await admin.setOffsets({ groupId, topic: CASH_IN_TOPIC, partitions });
   } finally {
     await admin.disconnect();
   }
