@@ -189,8 +189,12 @@ async function startKafka(options = {}) {
       `--- first errors in ${serverLog}\n${firstErrors(serverLog)}\n--- last lines of ${serverLog}\n${tail(serverLog, 15)}`);
 
   // Format the storage: a random cluster id (Kafka's Uuid is 16 bytes, base64url, no padding).
+  // One that starts with '-' reads as an option to the tool (1 start in 64 failed with
+  // "--cluster-id: expected one argument"); Kafka's own Uuid.randomUuid draws again too.
   t = Date.now();
-  const clusterId = crypto.randomBytes(16).toString('base64url');
+  let clusterId;
+  do clusterId = crypto.randomBytes(16).toString('base64url');
+  while (clusterId.startsWith('-'));
   let formatted;
   try {
     // A short-lived JVM: C1 only and the serial collector start faster.
