@@ -14,8 +14,8 @@ describe('delivery configuration', () => {
     expect(() => parseSchedule('-5s')).toThrow(/invalid duration/);
   });
 
-  it('defaults: 15 s time-out, 16 workers slots, lanes of up to 8 per key, batches of 50, ±20 %, 11 attempts spanning more than 24 h', () => {
-    expect(DEFAULT_DELIVERY_CONFIG).toMatchObject({ timeoutMs: 15000, concurrency: 16, maxInFlightPerKey: 8, maxBatch: 50, slowResponseMs: 1000, jitter: 0.2 });
+  it('defaults: 15 s time-out, 64 worker slots, lanes of up to 8 per key, batches of 50, ±20 %, 11 attempts spanning more than 24 h', () => {
+    expect(DEFAULT_DELIVERY_CONFIG).toMatchObject({ timeoutMs: 15000, concurrency: 64, maxInFlightPerKey: 8, maxBatch: 50, slowResponseMs: 1000, jitter: 0.2 });
     expect(DEFAULT_SCHEDULE.length + 1).toBe(11);
     expect(DEFAULT_SCHEDULE[0]).toBe(5000);
     const totalMs = DEFAULT_SCHEDULE.reduce((a, b) => a + b, 0);

@@ -59,7 +59,7 @@ export const DEFAULT_DELIVERY_CONFIG: Readonly<DeliveryConfig> = Object.freeze({
   timeoutMs: 15 * S,
   schedule: [...DEFAULT_SCHEDULE],
   jitter: 0.2,
-  concurrency: 16,
+  concurrency: 64,
   maxInFlightPerKey: 8,
   maxBatch: 50,
   slowResponseMs: 1000,

@@ -86,8 +86,16 @@ export class DeliveryWorker {
   }
 
   private dispatch(claims: ClaimedNotification[]): number {
+    // Each key's webhook is looked up once per claim (not once per POST): still checked just
+    // before sending, so a webhook removed meanwhile gets nothing more.
+    const urls = new Map<string, Promise<string | undefined>>();
+    const urlFor = (chave: string) => {
+      let url = urls.get(chave);
+      if (!url) urls.set(chave, (url = this.registrations.urlFor(chave)));
+      return url;
+    };
     for (const claim of claims) {
-      const work: Promise<void> = this.deliver(claim)
+      const work: Promise<void> = this.deliver(claim, urlFor(claim.chave))
         .catch((error) => this.logger.error(`webhook ${claim.id}: ${(error as Error).message}; retried when its lease ends`))
         .finally(() => {
           this.inFlight.delete(work);
@@ -98,10 +106,10 @@ export class DeliveryWorker {
     return claims.length;
   }
 
-  private async deliver(claim: ClaimedNotification): Promise<void> {
+  private async deliver(claim: ClaimedNotification, lookup: Promise<string | undefined>): Promise<void> {
     let webhookUrl: string | undefined;
     try {
-      webhookUrl = await this.registrations.urlFor(claim.chave);
+      webhookUrl = await lookup;
     } catch (error) {
       await this.record(claim, null, { statusCode: null, error: `webhook lookup failed: ${(error as Error).message}`, latencyMs: 0 }, this.clock.now());
       return;
