@@ -57,7 +57,9 @@ const MUTATIONS: Record<string, Mutation> = {
     const parent = p.length === 0 ? undefined : get(h.body, p.slice(0, -1));
     const old: string = get(h.body, p);
     const spot = n % (old.length + 1);
-    if (parent) define(parent, p[p.length - 1], old.slice(0, spot) + text + old.slice(spot));
+    // Fenced by plain letters: two lone surrogates inserted at one spot (\ud800 then \udfff)
+    // would otherwise make a valid pair, a storable character (seed 44109760 drew exactly that).
+    if (parent) define(parent, p[p.length - 1], `${old.slice(0, spot)}x${text}x${old.slice(spot)}`);
     return h;
   },
   'unstorable text in a member name': (h, { text, n }) => {
