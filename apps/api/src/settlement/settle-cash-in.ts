@@ -63,7 +63,14 @@ export class SettleCashIn {
     const { versao: _v, ...fields } = message;
     const pix: PixRecebido = fields;
     const owner = (await this.directory.ownerOfChave(pix.chave)) ?? null;
-    const recorded = await handleCommand(this.store, pixStream(pix.endToEndId), pixDecider, () => ({ type: 'RegistrarPix' as const, pix, recebedorId: owner, now: this.clock.now() }));
+    // A Pix is new but on a redelivery: decided as new without reading, and read only if the append finds it there.
+    const recorded = await handleCommand(
+      this.store,
+      pixStream(pix.endToEndId),
+      pixDecider,
+      () => ({ type: 'RegistrarPix' as const, pix, recebedorId: owner, now: this.clock.now() }),
+      { assumeNew: { conditions: [] } },
+    );
     // The receiver the Pix was first recorded for, so a redelivery settles the same charge.
     const recebedorId = recorded.state.exists ? recorded.state.recebedorId : null;
     let last = recorded.position;
