@@ -63,6 +63,14 @@ CREATE TABLE IF NOT EXISTS webhook_batch (
 UPDATE webhook_outbox SET batch_id = id WHERE status = 'pending' AND batch_id IS NULL AND attempt_count > 0;
 `;
 
+/**
+ * Claims find keys and their leases through indexes (ADR 15): one key's backlog no longer makes
+ * every claim, for every key, read all of it.
+ */
+export const CLAIM_INDEX_DDL = `
+CREATE INDEX IF NOT EXISTS webhook_outbox_leased_idx ON webhook_outbox (chave, lease_until) WHERE status = 'pending' AND lease_until IS NOT NULL;
+`;
+
 /** Serialises claims so the per-key in-flight cap holds across workers; claims are one short statement. */
 export const CLAIM_LOCK_ID = 727_102;
 
@@ -70,6 +78,7 @@ export const CLAIM_LOCK_ID = 727_102;
 export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   { id: '0003-webhook-outbox', up: async (client) => void (await client.query(OUTBOX_DDL)) },
   { id: '0004-webhook-batches', up: async (client) => void (await client.query(BATCH_DDL)) },
+  { id: '0005-webhook-claim-index', up: async (client) => void (await client.query(CLAIM_INDEX_DDL)) },
 ];
 
 export async function ensureOutboxSchema(pool: Pool): Promise<void> {
