@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { PixRecebidoMessage } from '@pix/contracts';
-import { createTestDatabase, type TestDatabase } from '@pix/testing';
 import { notificationIdFor } from '@pix/webhook-delivery';
-import { freePort, startApiProcess, type ApiProcess } from '../support/api-process';
 import { cashIn, contractClient, inPool, officialPix, sleep } from '../support/cash-in-fixtures';
-import { kafkaBrokers, lockKafka, PspCore } from '../support/kafka-client';
-import { startNotifierProcess, stopChild, type NotifierProcess } from '../support/notifier-process';
-import { Receiver, selfSignedCertificate, type Received } from '../support/receiver';
+import { kafkaBrokers, type PspCore } from '../support/kafka-client';
+import { KafkaStack } from '../support/kafka-stack';
+import type { NotifierProcess } from '../support/notifier-process';
+import type { Received, Receiver } from '../support/receiver';
 
 // The notifier killed with SIGKILL in the middle of 500 deliveries loses none of them, and
 // duplicates keep their webhook-id; then two notifiers in one consumer group deliver each
@@ -24,27 +23,12 @@ if (!BROKERS) {
   });
 } else {
   describe('notifier crash and scale-out over Kafka', () => {
-    let unlock: (() => void) | undefined;
-    let tls: ReturnType<typeof selfSignedCertificate> | undefined;
+    let stack: KafkaStack | undefined;
     let receiver: Receiver | undefined;
-    let db: TestDatabase | undefined;
-    let api: ApiProcess | undefined;
     let psp: PspCore | undefined;
-    const notifiers: NotifierProcess[] = [];
     let client: ReturnType<typeof contractClient>;
 
-    const startNotifier = async () => {
-      const n = await startNotifierProcess({
-        DATABASE_URL: db!.url,
-        KAFKA_BROKERS: BROKERS.join(','),
-        NOTIFIER_PORT: String(await freePort()),
-        WEBHOOK_CA: tls!.caPath,
-        WEBHOOK_TIMEOUT: '2s',
-        WEBHOOK_RETRY_SCHEDULE: '500ms,1s,2s,5s,10s,10s,10s',
-      });
-      notifiers.push(n);
-      return n;
-    };
+    const startNotifier = () => stack!.startNotifier({ WEBHOOK_TIMEOUT: '2s', WEBHOOK_RETRY_SCHEDULE: '500ms,1s,2s,5s,10s,10s,10s' });
     /** n charges (HTTP, 8 at a time), one cash-in each, keys in turn. */
     const cashIns = async (n: number): Promise<PixRecebidoMessage[]> =>
       inPool(Array.from({ length: n }, (_, i) => KEYS[i % KEYS.length]), 8, async (chave) => cashIn(await client.charge(chave, '10.00'), chave, '10.00'));
@@ -80,22 +64,11 @@ if (!BROKERS) {
     };
 
     beforeAll(async () => {
-      unlock = await lockKafka(BROKERS, 600_000);
-      tls = selfSignedCertificate();
-      receiver = await Receiver.start({ tls });
-      db = await createTestDatabase('cashin_crash');
-      api = await startApiProcess(db.url, await freePort(), { KAFKA_BROKERS: BROKERS.join(',') }, KEYS);
-      client = contractClient(api.base, api.headers());
-      for (const [i, chave] of KEYS.entries()) expect((await client.request('PUT', `/webhook/${chave}`, { webhookUrl: `${receiver.url}/k${i}` })).status).toBe(200);
-      psp = await PspCore.connect(BROKERS);
+      stack = await KafkaStack.open(BROKERS, 'cashin_crash', Object.fromEntries(KEYS.map((chave, i) => [chave, `k${i}`])));
+      ({ receiver, psp, client } = stack);
     }, 720_000);
 
-    afterAll(async () => {
-      const steps = [() => psp?.disconnect(), ...notifiers.map((n) => () => n.stop()), () => stopChild(api?.child), () => receiver?.close(), () => db?.drop()];
-      for (const step of steps) await Promise.resolve(step()).catch((e) => console.error(e));
-      tls?.remove();
-      unlock?.();
-    }, 120_000);
+    afterAll(() => stack?.close(), 120_000);
 
     it('delivers all 500 cash-ins at least once across a kill -9 of the notifier; duplicates keep the webhook-id', async () => {
       const started = Date.now();
@@ -140,7 +113,7 @@ if (!BROKERS) {
     it('two notifiers in one consumer group deliver each of 200 more cash-ins exactly once', async () => {
       receiver!.responder = () => ({ status: 200 });
       const third = await startNotifier();
-      const running = notifiers.filter((n) => n.child.exitCode === null && n.child.signalCode === null);
+      const running = stack!.notifiers.filter((n) => n.child.exitCode === null && n.child.signalCode === null);
       expect(running).toHaveLength(2);
       const batch = await cashIns(200);
       await psp!.publishAll(batch);

@@ -1,12 +1,11 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { PixRecebidoMessage } from '@pix/contracts';
-import { createTestDatabase, type TestDatabase } from '@pix/testing';
 import { notificationIdFor } from '@pix/webhook-delivery';
-import { freePort, startApiProcess, type ApiProcess } from '../support/api-process';
 import { cashIn, contractClient, inPool, officialPix, sleep } from '../support/cash-in-fixtures';
-import { kafkaBrokers, lockKafka, PspCore } from '../support/kafka-client';
-import { startNotifierProcess, stopChild, type NotifierProcess } from '../support/notifier-process';
-import { Receiver, selfSignedCertificate, type Received } from '../support/receiver';
+import { kafkaBrokers, type PspCore } from '../support/kafka-client';
+import { KafkaStack } from '../support/kafka-stack';
+import type { NotifierProcess } from '../support/notifier-process';
+import type { Received, Receiver } from '../support/receiver';
 
 // Batched callbacks (issue 13) end to end: the API and the notifier as production-mode processes,
 // cash-ins published to a real Kafka broker, webhooks over https. The library's own tests
@@ -35,30 +34,15 @@ if (!BROKERS) {
   });
 } else {
   describe('batched webhook callbacks over Kafka (production mode)', () => {
-    let unlock: (() => void) | undefined;
-    let tls: ReturnType<typeof selfSignedCertificate> | undefined;
+    let stack: KafkaStack | undefined;
     let receiver: Receiver;
-    let db: TestDatabase | undefined;
-    let api: ApiProcess | undefined;
     let psp: PspCore | undefined;
-    const notifiers: NotifierProcess[] = [];
     let client: ReturnType<typeof contractClient>;
 
     /** A production-mode notifier on the shared consumer group (the previous one is stopped first). */
     const startNotifier = async (env: Record<string, string> = {}) => {
-      for (const n of notifiers) await n.stop();
-      const n = await startNotifierProcess({
-        DATABASE_URL: db!.url,
-        KAFKA_BROKERS: BROKERS.join(','),
-        NOTIFIER_PORT: String(await freePort()),
-        WEBHOOK_CA: tls!.caPath,
-        WEBHOOK_SIGNING_SECRET: SECRET,
-        WEBHOOK_MAX_BATCH: String(MAX_BATCH),
-        WEBHOOK_RETRY_SCHEDULE: '200ms,500ms,1s,2s,5s,10s,10s',
-        ...env,
-      });
-      notifiers.push(n);
-      return n;
+      for (const n of stack!.notifiers) await n.stop();
+      return stack!.startNotifier({ WEBHOOK_SIGNING_SECRET: SECRET, WEBHOOK_MAX_BATCH: String(MAX_BATCH), WEBHOOK_RETRY_SCHEDULE: '200ms,500ms,1s,2s,5s,10s,10s', ...env });
     };
     /** n charges (HTTP, 8 at a time) to `keys` in turn, one cash-in each. */
     const cashIns = (n: number, keys: string[]): Promise<PixRecebidoMessage[]> =>
@@ -80,22 +64,11 @@ if (!BROKERS) {
     };
 
     beforeAll(async () => {
-      unlock = await lockKafka(BROKERS, 600_000);
-      tls = selfSignedCertificate();
-      receiver = await Receiver.start({ tls });
-      db = await createTestDatabase('whbatch_kafka');
-      api = await startApiProcess(db.url, await freePort(), { KAFKA_BROKERS: BROKERS.join(',') }, Object.values(KEY));
-      client = contractClient(api.base, api.headers());
-      for (const p of PATHS) expect((await client.request('PUT', `/webhook/${KEY[p]}`, { webhookUrl: `${receiver.url}/${p}` })).status).toBe(200);
-      psp = await PspCore.connect(BROKERS);
+      stack = await KafkaStack.open(BROKERS, 'whbatch_kafka', Object.fromEntries(PATHS.map((p) => [KEY[p], p])));
+      ({ receiver, psp, client } = stack);
     }, 720_000);
 
-    afterAll(async () => {
-      const steps = [() => psp?.disconnect(), ...notifiers.map((n) => () => n.stop()), () => stopChild(api?.child), () => receiver?.close(), () => db?.drop()];
-      for (const step of steps) await Promise.resolve(step()).catch((e) => console.error(e));
-      tls?.remove();
-      unlock?.();
-    }, 120_000);
+    afterAll(() => stack?.close(), 120_000);
 
     it('idle: each cash-in goes at once, alone, under its own id', async () => {
       await startNotifier();
@@ -109,7 +82,7 @@ if (!BROKERS) {
     });
 
     it('under load: POSTs carry several Pix (at most WEBHOOK_MAX_BATCH), each Pix once, signed over the whole body', async () => {
-      const notifier = notifiers.at(-1)!;
+      const notifier = stack!.notifiers.at(-1)!;
       const batch = await cashIns(300, [KEY.load]);
       receiver.responder = (r) => ({ status: 200, delayMs: under('load')(r) ? 50 : 0 });
       await psp!.publishAll(batch);
@@ -135,7 +108,7 @@ if (!BROKERS) {
     });
 
     it('a failing batch is retried whole: same webhook-id, same bytes, same items (500, then 200)', async () => {
-      const notifier = notifiers.at(-1)!;
+      const notifier = stack!.notifiers.at(-1)!;
       const batch = await cashIns(12, [KEY.retry]);
       let failed: string | undefined;
       // Every answer takes 300 ms, so what arrives meanwhile waits and rides one POST; the first
