@@ -41,6 +41,24 @@ describe('PUT /cobv round trips to PostgreSQL (issue 11)', () => {
     }
   });
 
+  it('a PUT does not wake the batch processor: its work-list query runs on its idle poll (about once a second), not once per charge', async () => {
+    const polls: number[] = [];
+    const count = Client.prototype.query;
+    Client.prototype.query = function (this: Client, ...args: any[]) {
+      const text = typeof args[0] === 'string' ? args[0] : args[0]?.text;
+      if (typeof text === 'string' && PROCESSOR_POLL.test(text)) polls.push(Date.now());
+      return (count as any).apply(this, args);
+    } as any;
+    try {
+      const started = Date.now();
+      for (let i = 0; i < 40; i++) expect((await api.request('PUT', `/cobv/${newTxid()}`, validCobV())).status).toBe(201);
+      const seconds = (Date.now() - started) / 1000;
+      expect(polls.length).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+    } finally {
+      Client.prototype.query = count;
+    }
+  });
+
   it('an existing charge is read first: stream read, batch check, the append (the guess of a new charge is not retried)', async () => {
     const txid = newTxid();
     expect((await api.request('PUT', `/cobv/${txid}`, validCobV())).status).toBe(201);

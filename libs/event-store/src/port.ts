@@ -100,10 +100,12 @@ export interface EventStore {
   /** Orders two positions: negative, zero or positive. */
   comparePositions(a: GlobalPosition, b: GlobalPosition): number;
   /**
-   * Calls `listener` (with no data) whenever new events may be available; a wake-up hint for
-   * subscribers, never the data path. Returns an unsubscribe function.
+   * Calls `listener` whenever new events may be available; a wake-up hint for subscribers, never
+   * the data path. `streamId` names the stream when this process appended to it (a listener may
+   * then skip streams it does not follow); undefined means "anything may have changed" (another
+   * process, a reconnect). Returns an unsubscribe function.
    */
-  onAppended(listener: () => void): () => void;
+  onAppended(listener: (streamId?: string) => void): () => void;
   close(): Promise<void>;
 }
 

@@ -60,9 +60,17 @@ export class Projections {
     return results.every(Boolean);
   }
 
-  /** Called when the read model may have moved: after each applied page, or after any append when it is inline. */
-  onAdvance(name: string, listener: () => void): () => void {
-    return this.inline.has(name) ? this.store.onAppended(listener) : this.runner(name).onAdvance(listener);
+  /**
+   * Called when the read model may have moved: after each applied page, or, when it is inline,
+   * after an append that may touch it. `follows` names the streams whose appends can move it
+   * (others' are skipped: a wake-up per PUT was a statement per PUT); appends of other processes
+   * always call.
+   */
+  onAdvance(name: string, listener: () => void, follows: (streamId: string) => boolean = () => true): () => void {
+    if (!this.inline.has(name)) return this.runner(name).onAdvance(listener);
+    return this.store.onAppended((streamId) => {
+      if (streamId === undefined || follows(streamId)) listener();
+    });
   }
 
   checkpoints(): Record<string, string | null> {

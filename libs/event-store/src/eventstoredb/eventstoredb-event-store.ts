@@ -138,7 +138,7 @@ export class EventStoreDbEventStore implements EventStore {
     return comparePositions(a, b);
   }
 
-  onAppended(listener: () => void): () => void {
+  onAppended(listener: (streamId?: string) => void): () => void {
     let stopped = false;
     let sub: AllStreamSubscription | undefined;
     let timer: NodeJS.Timeout | undefined;

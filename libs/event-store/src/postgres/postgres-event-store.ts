@@ -105,7 +105,7 @@ export class PostgresEventStore implements EventStore {
         }
         if (rows.length === 0) return await this.explainRejectedAppend(streamId, events, expected);
         const last = rows[rows.length - 1];
-        this.appended.emit('appended');
+        this.appended.emit('appended', streamId);
         if (this.options.notifyOthers?.(streamId) ?? true) this.notifyOtherProcesses();
         return {
           nextExpectedRevision: BigInt(last.stream_revision),
@@ -137,7 +137,7 @@ export class PostgresEventStore implements EventStore {
     return comparePgPositions(a, b);
   }
 
-  onAppended(listener: () => void): () => void {
+  onAppended(listener: (streamId?: string) => void): () => void {
     this.appended.on('appended', listener);
     return () => this.appended.off('appended', listener);
   }
@@ -224,7 +224,7 @@ export class PostgresEventStore implements EventStore {
   private async startListening(): Promise<void> {
     if (this.closed) return;
     const config = this.options.pool ? (this.options.pool as unknown as { options: PoolConfig }).options : this.options.poolConfig;
-    this.listener = new AppendListener({ ...config }, APPENDED_CHANNEL, () => this.appended.emit('appended'), this.options.logger);
+    this.listener = new AppendListener({ ...config }, APPENDED_CHANNEL, () => this.appended.emit('appended', undefined), this.options.logger);
     await this.listener.start();
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Pool } from 'pg';
-import type { Recebedor } from '@pix/domain';
+import { lotecobvKeyOfStream, type Recebedor } from '@pix/domain';
 import type { EventStore } from '@pix/event-store';
 import { loteKeyOf, pendingSolicitacoes, solicitacaoLoteProjection, type SolicitacaoLoteRow } from '@pix/read-models';
 import type { AppConfig } from '../../config/config';
@@ -52,10 +52,14 @@ export class LoteCobVProcessor implements OnApplicationBootstrap, OnApplicationS
   onApplicationBootstrap(): void {
     this.running = true;
     // New work shows up when the requests read model moves (inline: as the batch is appended).
-    this.unsubscribe = this.projections.onAdvance(solicitacaoLoteProjection.name, () => {
-      this.woken = true;
-      this.wake?.();
-    });
+    this.unsubscribe = this.projections.onAdvance(
+      solicitacaoLoteProjection.name,
+      () => {
+        this.woken = true;
+        this.wake?.();
+      },
+      (streamId) => lotecobvKeyOfStream(streamId) !== undefined,
+    );
     this.loop = this.run();
   }
 
