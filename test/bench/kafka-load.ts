@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { CASH_IN_TOPIC, type PixRecebidoMessage } from '@pix/contracts';
-import { ensureCashInTopics } from '@pix/messaging';
+import { ensureCashInTopics } from '@pix/messaging-kafka';
 import { RECEBEDOR } from './fixtures';
 import { closedLoop, type Durations, type Point } from './load';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
 import { CASH_IN_DEAD_LETTER_TOPIC, CASH_IN_TOPIC, type PixRecebidoMessage } from '@pix/contracts';
-import { ensureCashInTopics } from '@pix/messaging';
+import { ensureCashInTopics } from '@pix/messaging-kafka';
 
 /** The brokers `npm test` passes (undefined for a manual run without Kafka). */
 export function kafkaBrokers(): string[] | undefined {

@@ -3,7 +3,8 @@ import type { Pool } from 'pg';
 import type { PixRecebidoMessage } from '@pix/contracts';
 import type { EventStore } from '@pix/event-store';
 import { NotifierCore, NOTIFIER_INTAKE, type CashInPublisher, type OperatorOutbox } from '@pix/messaging';
-import { BrokerProbe, CASH_IN_CONTRACT, createKafka, ensureCashInTopics, KAFKA_PUBLISH_RETRY, KafkaBatchServer, KafkaCashInPublisher } from '@pix/messaging-kafka';
+import type { KafkaBatchServer, KafkaCashInPublisher } from '@pix/messaging-kafka';
+import { kafkaTransport } from './kafka-transport';
 import { InProcessCashInBus } from '@pix/messaging-local';
 import type { AppConfig } from '../config/config';
 import type { Readiness } from '../health/readiness';
@@ -36,6 +37,7 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
     @Inject(READINESS) private readonly readiness: Readiness,
   ) {
     if (config.kafkaBrokers.length === 0) return;
+    const { CASH_IN_CONTRACT, createKafka, ensureCashInTopics, KafkaBatchServer } = kafkaTransport();
     const kafka = createKafka(config.kafkaBrokers, 'pix-api');
     const kafkaLogger = new Logger('Kafka');
     const server = (transportId: symbol, groupId: string) =>
@@ -53,6 +55,7 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
       this.stops.push(() => this.notifier!.stop());
     }
     if (this.config.kafkaBrokers.length > 0) {
+      const { BrokerProbe, createKafka, KAFKA_PUBLISH_RETRY, KafkaCashInPublisher } = kafkaTransport();
       // Its own client: a sandbox request publishing while the broker is down gets its 503 in seconds.
       const publisher = new KafkaCashInPublisher(createKafka(this.config.kafkaBrokers, 'pix-api-publisher', KAFKA_PUBLISH_RETRY));
       this.publisher = publisher;
@@ -82,6 +85,7 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
   }
 
   private async connectPublisher(publisher: KafkaCashInPublisher): Promise<void> {
+    const { createKafka, ensureCashInTopics } = kafkaTransport();
     for (let delay = 500; !this.stopping; delay = Math.min(delay * 2, 10_000)) {
       try {
         // Topics are created explicitly (brokers here do not auto-create them); the consumers' start does it too.

@@ -2,7 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import { DuplicateEventIdError, WrongExpectedRevisionError, type EventStore } from '@pix/event-store';
-import { ConsumerLagPoller, createKafka } from '@pix/messaging-kafka';
+import { kafkaTransport } from '../messaging/kafka-transport';
 import { installConsumerLagMetrics, installHttpMetrics, installMetricsEndpoint, installOutboxMetrics, routeTemplateOf, type Metrics } from '@pix/observability';
 import { authContextOf } from '../auth/auth-context';
 import type { AppConfig } from '../config/config';
@@ -58,6 +58,7 @@ export function installApiMetrics(app: NestFastifyApplication, config: AppConfig
 
   if (config.kafkaBrokers.length > 0) {
     const groups = ['pix-api-settlement', ...(config.mode === 'local' ? ['pix-notifier'] : [])];
+    const { ConsumerLagPoller, createKafka } = kafkaTransport();
     const poller = new ConsumerLagPoller(createKafka(config.kafkaBrokers, 'pix-api-metrics'), groups);
     installConsumerLagMetrics(metrics, () => poller.lags());
     fastify.addHook('onReady', async () => poller.start());
