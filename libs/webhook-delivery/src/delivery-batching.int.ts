@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@pix/testing';
 import { cashIn, Harness, sleep, waitFor } from './testing/harness';
-import { TestReceiver } from './testing/test-receiver';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const e2eIds = (body: string) => (JSON.parse(body) as { pix: { endToEndId: string }[] }).pix.map((p) => p.endToEndId);
@@ -9,13 +8,8 @@ const e2eIds = (body: string) => (JSON.parse(body) as { pix: { endToEndId: strin
 describe('webhook delivery: batched callbacks', () => {
   let db: TestDatabase;
   let h: Harness;
-  const receivers: TestReceiver[] = [];
-  const receiver = async (...args: Parameters<typeof TestReceiver.start>) => {
-    const r = await TestReceiver.start(...args);
-    receivers.push(r);
-    return r;
-  };
-  const status = async (id: string) => (await h.outbox.get(id))?.status;
+  const receiver: Harness['receiver'] = (...args) => h.receiver(...args);
+  const status = (id: string) => h.status(id);
   const allDelivered = async (ids: string[]) => (await Promise.all(ids.map(status))).every((s) => s === 'delivered');
 
   beforeAll(async () => {
@@ -25,7 +19,6 @@ describe('webhook delivery: batched callbacks', () => {
   afterEach(() => h.stopWorkers());
   afterAll(async () => {
     await h?.close();
-    await Promise.all(receivers.map((r) => r.close()));
     await db?.drop();
   });
 

@@ -1,18 +1,12 @@
 import { createTestDatabase, type TestDatabase } from '@pix/testing';
 import { claimDue } from './claim';
 import { cashIn, Harness, waitFor } from './testing/harness';
-import { TestReceiver } from './testing/test-receiver';
 
 describe('webhook delivery: slow receivers, time-outs and leases', () => {
   let db: TestDatabase;
   let h: Harness;
-  const receivers: TestReceiver[] = [];
-  const receiver = async (...args: Parameters<typeof TestReceiver.start>) => {
-    const r = await TestReceiver.start(...args);
-    receivers.push(r);
-    return r;
-  };
-  const status = async (id: string) => (await h.outbox.get(id))?.status;
+  const receiver: Harness['receiver'] = (...args) => h.receiver(...args);
+  const status = (id: string) => h.status(id);
 
   beforeAll(async () => {
     db = await createTestDatabase('whd_isolation');
@@ -21,7 +15,6 @@ describe('webhook delivery: slow receivers, time-outs and leases', () => {
   afterEach(() => h.stopWorkers());
   afterAll(async () => {
     await h?.close();
-    await Promise.all(receivers.map((r) => r.close()));
     await db?.drop();
   });
 

@@ -5,13 +5,8 @@ import { TestReceiver } from './testing/test-receiver';
 describe('webhook delivery: retries, dead notifications and resend', () => {
   let db: TestDatabase;
   let h: Harness;
-  const receivers: TestReceiver[] = [];
-  const receiver = async (...args: Parameters<typeof TestReceiver.start>) => {
-    const r = await TestReceiver.start(...args);
-    receivers.push(r);
-    return r;
-  };
-  const status = async (id: string) => (await h.outbox.get(id))?.status;
+  const receiver: Harness['receiver'] = (...args) => h.receiver(...args);
+  const status = (id: string) => h.status(id);
 
   beforeAll(async () => {
     db = await createTestDatabase('whd_retries');
@@ -20,7 +15,6 @@ describe('webhook delivery: retries, dead notifications and resend', () => {
   });
   afterAll(async () => {
     await h?.close();
-    await Promise.all(receivers.map((r) => r.close()));
     await db?.drop();
   });
 

@@ -3,6 +3,7 @@ import { DeliveryWorker } from '../delivery-worker';
 import type { DeliveryConfig } from '../config';
 import { NotificationOutbox } from '../notification-outbox';
 import { systemClock, type PixNotificationInput, type WebhookRegistrations } from '../types';
+import { TestReceiver } from './test-receiver';
 
 /** Registrations held in memory by the test (the app injects its authoritative store). */
 export class MapRegistrations implements WebhookRegistrations {
@@ -43,6 +44,7 @@ export class Harness {
   readonly logger = new MemoryLogger();
   private readonly workers: DeliveryWorker[] = [];
   private readonly pools: Pool[] = [];
+  private readonly receivers: TestReceiver[] = [];
 
   private constructor(
     readonly url: string,
@@ -72,8 +74,21 @@ export class Harness {
     await Promise.all(this.workers.splice(0).map((w) => w.stop()));
   }
 
+  /** A receiver that `close` closes. */
+  async receiver(...args: Parameters<typeof TestReceiver.start>): Promise<TestReceiver> {
+    const r = await TestReceiver.start(...args);
+    this.receivers.push(r);
+    return r;
+  }
+
+  /** A notification's current status. */
+  async status(id: string): Promise<string | undefined> {
+    return (await this.outbox.get(id))?.status;
+  }
+
   async close(): Promise<void> {
     await this.stopWorkers();
+    await Promise.all(this.receivers.splice(0).map((r) => r.close()));
     await Promise.all([...this.pools, this.pool].map((p) => p.end()));
   }
 }
