@@ -21,13 +21,19 @@ const MERCHANT_NAME_MAX = 25;
 const MERCHANT_CITY_MAX = 15;
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 
+/** CRC16/CCITT-FALSE's table: one lookup per byte instead of eight shifts (it was a GET's hottest loop). */
+const CRC_TABLE = Uint16Array.from({ length: 256 }, (_, n) => {
+  let crc = n << 8;
+  for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  return crc;
+});
+
+const utf8 = new TextEncoder();
+
 /** CRC16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no xorout) of the UTF-8 bytes, as 4 uppercase hex. */
 export function crc16Ccitt(s: string): string {
   let crc = 0xffff;
-  for (const byte of new TextEncoder().encode(s)) {
-    crc ^= byte << 8;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
+  for (const byte of utf8.encode(s)) crc = ((crc << 8) & 0xffff) ^ CRC_TABLE[(crc >> 8) ^ byte];
   return crc.toString(16).toUpperCase().padStart(4, '0');
 }
 

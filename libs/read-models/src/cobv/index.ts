@@ -1,3 +1,4 @@
 export * from './cobv-projection';
 export * from './cobv-view';
 export * from './cobv-queries';
+export * from './cobv-lookups';

@@ -4,7 +4,7 @@ import type { Pool } from 'pg';
 import { parseRevisaoQuery } from '@pix/contracts';
 import { cobvDecider, DomainError, type CobVState } from '@pix/domain';
 import { readTypedStream, type EventStore } from '@pix/event-store';
-import { findCobV, type CobVRow } from '@pix/read-models';
+import { CobVLookups, type CobVRow } from '@pix/read-models';
 import { EVENT_STORE, READ_DB } from '../../infrastructure/tokens';
 import { cobvStream } from '../../shared/streams';
 import { TXID_PATTERN } from '../cobv-writer';
@@ -14,14 +14,19 @@ const notFound = () => new DomainError('CobVNaoEncontrada', 'Cobrança com venci
 
 @QueryHandler(GetCobVQuery)
 export class GetCobVHandler implements IQueryHandler<GetCobVQuery, CobVRow> {
+  /** Concurrent GETs share statements (see CobVLookups). */
+  private readonly lookups: CobVLookups;
+
   constructor(
-    @Inject(READ_DB) private readonly db: Pool,
+    @Inject(READ_DB) db: Pool,
     @Inject(EVENT_STORE) private readonly store: EventStore,
-  ) {}
+  ) {
+    this.lookups = new CobVLookups(db);
+  }
 
   async execute({ recebedor, txid, revisao }: GetCobVQuery): Promise<CobVRow> {
     if (!TXID_PATTERN.test(txid)) throw notFound();
-    if (revisao === undefined) return (await findCobV(this.db, recebedor.id, txid)) ?? (() => { throw notFound(); })();
+    if (revisao === undefined) return (await this.lookups.find(recebedor.id, txid)) ?? (() => { throw notFound(); })();
     const parsed = parseRevisaoQuery(revisao);
     if (parsed.value === undefined) throw new DomainError('CobVConsultaInvalida', 'O parâmetro revisao não respeita o _schema_.', parsed.violacoes);
     // History lives in the receiver's own stream: fold until the asked revision.
