@@ -73,4 +73,26 @@ describe('PUT /cobv round trips to PostgreSQL (issue 11)', () => {
     expect(sent.filter((s) => s.includes('INSERT INTO es_events'))).toHaveLength(2);
     expect(sent.length).toBeLessThanOrEqual(5);
   });
+
+  it('new charges that arrive while PostgreSQL is busy share one statement (group commit), each there at its 201', async () => {
+    // The read models' writers take this lock shared; held exclusively (as a replay's switch-over
+    // does), it keeps the first appends in flight while the others arrive and queue.
+    const blocker = new Client({ connectionString: api.db.url });
+    await blocker.connect();
+    await blocker.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtext('projection:cobv'))`);
+    const txids = Array.from({ length: 48 }, () => newTxid());
+    statements = [];
+    const puts = Promise.all(txids.map((txid) => api.request('PUT', `/cobv/${txid}`, validCobV())));
+    await new Promise((r) => setTimeout(r, 1000));
+    await blocker.query('COMMIT');
+    await blocker.end();
+    const statuses = (await puts).map((p) => p.status);
+    const appends = statements.filter((s) => s.includes('INSERT INTO es_events'));
+    statements = undefined;
+    expect(statuses).toEqual(txids.map(() => 201));
+    // At most 4 in flight when the lock was taken; the other 44 or so then went together.
+    expect(appends.length).toBeLessThanOrEqual(8);
+    expect(appends.filter((s) => s.includes('jsonb_to_recordset($1::jsonb) AS i(k int')).length).toBeGreaterThanOrEqual(1);
+    for (const txid of txids) expect((await api.request('GET', `/cobv/${txid}`)).status).toBe(200);
+  });
 });

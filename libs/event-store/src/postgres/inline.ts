@@ -49,7 +49,7 @@ export const isConditionFailure = (error: any) => error?.code === '22P02' && Str
 export const toPendingEvents = (streamId: string, events: EventToAppend[]) =>
   events.map((e) => ({ id: e.id, streamId, type: e.type, data: e.data, metadata: e.metadata ?? {} }));
 
-const ident = (name: string) => {
+export const ident = (name: string) => {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Not a plain SQL identifier: ${name}`);
   return name;
 };
@@ -66,7 +66,7 @@ const ident = (name: string) => {
  */
 export function inlineAppendSql(writes: InlineTableWrite[], conditions: readonly AppendCondition[] = []): { name: string; text: string } {
   // Built once per shape (which tables, which columns, which conditions): a profile showed it on every append.
-  const shape = writes.map((w) => `${w.table}(${w.columns.map((c) => `${c.name} ${c.type}`).join(',')})`).join(';') + conditions.map((c) => `|${c.sql}`).join('');
+  const shape = inlineShape(writes, conditions);
   let statement = statements.get(shape);
   if (!statement) statements.set(shape, (statement = buildInlineAppendSql(writes, conditions)));
   return statement;
@@ -74,24 +74,41 @@ export function inlineAppendSql(writes: InlineTableWrite[], conditions: readonly
 
 const statements = new Map<string, { name: string; text: string }>();
 
+/** Which tables, which columns, which conditions: appends of one shape share a statement. */
+export const inlineShape = (writes: InlineTableWrite[], conditions: readonly AppendCondition[]) =>
+  writes.map((w) => `${w.table}(${w.columns.map((c) => `${c.name} ${c.type}`).join(',')})`).join(';') + conditions.map((c) => `|${c.sql}`).join('');
+
 /** A condition's `$k` renumbered after the parameters before it. */
 function renumber(sql: string, offset: number): string {
   return sql.replace(/\$(\d+)/g, (_, k: string) => `$${offset + Number(k)}`);
 }
 
-function buildInlineAppendSql(writes: InlineTableWrite[], conditions: readonly AppendCondition[]): { name: string; text: string } {
-  const ctes = writes.map((w, i) => {
+/**
+ * Per table: the rows to write (`r`), the upsert (`u`) and the delete (`d`), each row written
+ * only if its guard holds. `source` filters `r` to the rows of appends that inserted; `extra`
+ * names columns the table's JSON carries besides the row (the group statement's item number).
+ */
+export function tableWriteCtes(writes: InlineTableWrite[], firstParam: number, source: string, extra = ''): string[] {
+  return writes.map((w, i) => {
     const t = ident(w.table);
     const cols = w.columns.map((c) => ident(c.name));
-    const record = ['id text', 'doc jsonb', 'guarded boolean', 'before jsonb', ...w.columns.map((c) => `${ident(c.name)} ${c.type}`)].join(', ');
+    const record = [extra, 'id text', 'doc jsonb', 'guarded boolean', 'before jsonb', ...w.columns.map((c) => `${ident(c.name)} ${c.type}`)].filter(Boolean).join(', ');
     const sets = ['doc', ...cols].map((c) => `${c} = EXCLUDED.${c}`).join(', ');
     const guard = (row: string) => `(NOT ${row}.guarded OR t.doc IS NOT DISTINCT FROM ${row}.before)`;
-    return `r${i} AS (SELECT * FROM jsonb_to_recordset($${6 + i}::jsonb) AS r(${record}) WHERE EXISTS (SELECT 1 FROM ins)),
+    return `r${i} AS (SELECT * FROM jsonb_to_recordset($${firstParam + i}::jsonb) AS r(${record}) WHERE ${source}),
 u${i} AS (INSERT INTO ${t} AS t (id, doc${cols.map((c) => `, ${c}`).join('')}) SELECT id, doc${cols.map((c) => `, ${c}`).join('')} FROM r${i} WHERE doc IS NOT NULL AND doc <> 'null'::jsonb
   ON CONFLICT (id) DO UPDATE SET ${sets} WHERE EXISTS (SELECT 1 FROM r${i} g WHERE g.id = t.id AND ${guard('g')}) RETURNING 1),
 d${i} AS (DELETE FROM ${t} AS t USING r${i} g WHERE t.id = g.id AND (g.doc IS NULL OR g.doc = 'null'::jsonb) AND ${guard('g')} RETURNING 1)`;
   });
-  const written = writes.length > 0 ? writes.map((_, i) => `SELECT 1 FROM u${i} UNION ALL SELECT 1 FROM d${i}`).join(' UNION ALL ') : 'SELECT 1 WHERE false';
+}
+
+/** Every row the table CTEs wrote, one line each (compared with the rows planned). */
+export const writtenRows = (writes: InlineTableWrite[]) =>
+  writes.length > 0 ? writes.map((_, i) => `SELECT 1 FROM u${i} UNION ALL SELECT 1 FROM d${i}`).join(' UNION ALL ') : 'SELECT 1 WHERE false';
+
+function buildInlineAppendSql(writes: InlineTableWrite[], conditions: readonly AppendCondition[]): { name: string; text: string } {
+  const ctes = tableWriteCtes(writes, 6, 'EXISTS (SELECT 1 FROM ins)');
+  const written = writtenRows(writes);
   let offset = 5 + writes.length;
   const checks = conditions.map((c) => {
     const sql = `(${renumber(c.sql, offset)})`;
@@ -128,12 +145,14 @@ SELECT global_position::text, transaction_id::text, stream_revision::text, confl
   return { name: `es_append_inline_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`, text };
 }
 
+/** A table's rows as the statement's JSON reads them; `extra` adds members (the group's item number). */
+export const tableRows = (w: InlineTableWrite, extra?: Record<string, unknown>) =>
+  w.rows.map((r) => ({ ...extra, ...r.values, id: r.id, doc: r.doc ?? null, guarded: r.guard !== undefined, before: r.guard?.before ?? null }));
+
 /** The statement's parameters after the first three. */
 export function inlineAppendParams(writes: InlineTableWrite[], conditions: readonly AppendCondition[] = []): unknown[] {
   const locks = [...new Set(writes.map((w) => w.lock))];
   const count = writes.reduce((n, w) => n + w.rows.length, 0);
-  const tables = writes.map((w) =>
-    JSON.stringify(w.rows.map((r) => ({ ...r.values, id: r.id, doc: r.doc ?? null, guarded: r.guard !== undefined, before: r.guard?.before ?? null }))),
-  );
+  const tables = writes.map((w) => JSON.stringify(tableRows(w)));
   return [locks, count, ...tables, ...conditions.flatMap((c) => c.params)];
 }

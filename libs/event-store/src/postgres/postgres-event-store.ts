@@ -17,6 +17,8 @@ import { inlineAppendParams, inlineAppendSql, isConditionFailure, isInlineConfli
 import { comparePgPositions, decodePgPosition, encodePgPosition, PG_START } from './positions';
 import { isSameAppend, toRecorded, type EventRow } from './rows';
 import { AppendListener, type StoreLogger } from './append-listener';
+import { groupable } from './group-append';
+import { GroupCommit, type AppendRow, type GroupCommitOptions } from './group-commit';
 import { migrate } from './migrations';
 import { APPENDED_CHANNEL, EVENT_STORE_MIGRATION } from './schema';
 
@@ -36,6 +38,8 @@ export interface PostgresEventStoreOptions {
    * nothing but a few reactors listens, and each NOTIFY is a statement (issue 11).
    */
   notifyOthers?: (streamId: string) => boolean;
+  /** Concurrent new-stream appends with inline read models share a statement (false: each its own). */
+  groupCommit?: GroupCommitOptions | false;
 }
 
 export class PostgresEventStore implements EventStore {
@@ -49,12 +53,14 @@ export class PostgresEventStore implements EventStore {
   private notifying = false;
   private notifyAgain = false;
   private inline?: InlineProjector;
+  private readonly group?: GroupCommit;
 
   private constructor(private readonly options: PostgresEventStoreOptions) {
     this.ownsPool = !options.pool;
     this.pool = options.pool ?? new Pool(options.poolConfig);
     // An idle pooled connection that dies (server restart, failover) is simply discarded.
     if (this.ownsPool) this.pool.on('error', () => undefined);
+    if (options.groupCommit !== false) this.group = new GroupCommit(this.pool, options.groupCommit || {});
   }
 
   static async create(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {
@@ -93,10 +99,13 @@ export class PostgresEventStore implements EventStore {
           : [];
         const combined = writes.length > 0 || conditions.length > 0;
         const statement = combined ? inlineAppendSql(writes, conditions) : { name: 'es_append', text: APPEND_SQL };
-        const { rows } = await this.pool.query<{ global_position: string; transaction_id: string; stream_revision: string; current_revision?: string | null; ids_taken?: string }>({
-          ...statement,
-          values: [streamId, payload, expectedParam, ...(combined ? inlineAppendParams(writes, conditions) : [])],
-        });
+        const single = async () =>
+          (await this.pool.query<AppendRow>({ ...statement, values: [streamId, payload, expectedParam, ...(combined ? inlineAppendParams(writes, conditions) : [])] })).rows;
+        // A first try at a new stream may share its statement with other requests' (group commit).
+        const rows =
+          this.group && combined && attempt === 1 && expected === 'no_stream' && !options.prior?.length && groupable(conditions)
+            ? await this.group.run({ streamId, payload, writes, conditions }, single)
+            : await single();
         if (rows.length === 1 && rows[0].stream_revision === null) {
           // Nothing inserted and none of these ids stored: a plain conflict, already measured.
           const current = rows[0].current_revision!;
