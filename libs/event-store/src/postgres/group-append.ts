@@ -37,7 +37,7 @@ export function groupAppendParams(items: GroupItem[]): unknown[] {
     .join(',');
   const first = items[0].writes;
   const locks = [...new Set(first.map((w) => w.lock))];
-  const tables = first.map((_, t) => JSON.stringify(items.flatMap((item, k) => tableRows(item.writes[t], { k }))));
+  const tables = first.map((_, t) => JSON.stringify(items.flatMap((item, k) => tableRows(item.writes[t], k))));
   return [`[${json}]`, locks, ...tables];
 }
 

@@ -145,9 +145,16 @@ SELECT global_position::text, transaction_id::text, stream_revision::text, confl
   return { name: `es_append_inline_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`, text };
 }
 
-/** A table's rows as the statement's JSON reads them; `extra` adds members (the group's item number). */
-export const tableRows = (w: InlineTableWrite, extra?: Record<string, unknown>) =>
-  w.rows.map((r) => ({ ...extra, ...r.values, id: r.id, doc: r.doc ?? null, guarded: r.guard !== undefined, before: r.guard?.before ?? null }));
+/**
+ * A table's rows as the statement's JSON reads them, `k` naming the group statement's item.
+ * Built by assignment: object spread here cost three times the JSON encoding (a profile).
+ */
+export const tableRows = (w: InlineTableWrite, k?: number) =>
+  w.rows.map((r) => {
+    const row: Record<string, unknown> = { k, id: r.id, doc: r.doc ?? null, guarded: r.guard !== undefined, before: r.guard?.before ?? null };
+    for (const column in r.values) row[column] = r.values[column];
+    return row;
+  });
 
 /** The statement's parameters after the first three. */
 export function inlineAppendParams(writes: InlineTableWrite[], conditions: readonly AppendCondition[] = []): unknown[] {
