@@ -15,6 +15,14 @@ import { projectionLockSql, readCheckpoint, writeCheckpoint } from './projection
 /** The checkpoint of a read model kept inline: nothing to resume, every append writes it. */
 export const INLINE_CHECKPOINT = 'inline';
 
+/**
+ * Events per page of the start-up catch-up. Small enough that a page, parsed, dies in V8's young
+ * generation: 2,000 charges (~0.9 kB of JSON each, several kB as objects) outgrew it, so every
+ * page was promoted to the old generation, which nothing collects during start-up. Catching up
+ * 100,000 charges left ~100 MiB of garbage in the API at ready (RSS 215-250 MiB; 175 with 100).
+ */
+const CATCH_UP_PAGE = 100;
+
 /** The projections a store runs in the append's transaction (none where it cannot). */
 export const inlineOn = (store: EventStore, projections: Projection<any>[]) =>
   store.capabilities.inlineProjections ? projections.filter((p) => p.inline) : [];
@@ -88,7 +96,7 @@ export async function enableInlineProjections(store: PostgresEventStore, pool: P
     if (behind.length === 0) return;
     let after = behind.some((b) => b.from === undefined) ? undefined : behind.map((b) => b.from!).reduce((a, b) => (store.comparePositions(a, b) <= 0 ? a : b));
     for (;;) {
-      const events = await store.readAll({ after, maxCount: 2000, unfenced: true });
+      const events = await store.readAll({ after, maxCount: CATCH_UP_PAGE, unfenced: true });
       if (events.length === 0) break;
       for (const { projection, from } of behind) {
         const unseen = from ? events.filter((e) => store.comparePositions(e.position, from) > 0) : events;
