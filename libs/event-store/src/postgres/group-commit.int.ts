@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
-import { createTestDatabase, type TestDatabase } from '@pix/testing';
+import type { Pool } from 'pg';
+import { createTestDatabase, testPool, type TestDatabase } from '@pix/testing';
 import { PostgresEventStore } from './postgres-event-store';
 import { AppendConditionFailedError, WrongExpectedRevisionError, type AppendCondition } from '../port';
 import type { InlineProjector } from './inline';
@@ -33,7 +33,7 @@ describe('PostgreSQL group commit: concurrent new-stream appends share one state
 
   beforeAll(async () => {
     db = await createTestDatabase('es_group_commit');
-    pool = new Pool({ connectionString: db.url, max: 10 });
+    pool = testPool(db.url);
     // The store's own pool, counting what is sent through it.
     const query = pool.query.bind(pool);
     pool.query = ((...args: Parameters<Pool['query']>) => (statements++, (query as any)(...args))) as Pool['query'];
