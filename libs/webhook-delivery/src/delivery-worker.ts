@@ -3,7 +3,8 @@ import { claimDue, type ClaimedNotification } from './claim';
 import { resolveDeliveryConfig, type DeliveryConfig, type ResolvedDeliveryConfig } from './config';
 import { HttpSender } from './http-sender';
 import { Lanes } from './lanes';
-import { recordAttempt, recordCancelled, recordSplit } from './record-result';
+import { AttemptRecorder } from './attempt-recorder';
+import { recordCancelled, recordSplit, releaseUnsent } from './record-result';
 import { decideAfterAttempt, parseRetryAfter } from './retry-policy';
 import { ensureOutboxSchema } from './schema';
 import { decodeSigningSecret, signWebhook } from './signature';
@@ -20,7 +21,12 @@ export class DeliveryWorker {
   private readonly sender: HttpSender;
   private readonly secret?: Buffer;
   private readonly lanes: Lanes;
+  private readonly recorder: AttemptRecorder;
   private readonly inFlight = new Set<Promise<void>>();
+  /** POSTs open now (at most `concurrency`); `inFlight` also holds deliveries whose result is being written. */
+  private posting = 0;
+  /** Claimed (leased) deliveries waiting for a free POST slot. */
+  private readonly ready: { claim: ClaimedNotification; urlFor: (chave: string) => Promise<string | undefined> }[] = [];
   private running = false;
   private loop?: Promise<void>;
   private wake?: () => void;
@@ -36,6 +42,7 @@ export class DeliveryWorker {
     this.config = resolveDeliveryConfig(config);
     this.secret = this.config.signingSecret ? decodeSigningSecret(this.config.signingSecret) : undefined;
     this.lanes = new Lanes({ maxInFlight: this.config.maxInFlightPerKey, maxBatch: this.config.maxBatch, slowMs: this.config.slowResponseMs });
+    this.recorder = new AttemptRecorder(pool);
     this.sender = new HttpSender(this.config.timeoutMs, this.config.tls, this.config.allowPrivateTargets ?? false);
   }
 
@@ -52,11 +59,15 @@ export class DeliveryWorker {
     this.signal();
   }
 
-  /** Stops claiming and waits for requests in flight to finish and be recorded. */
+  /** Stops claiming, hands back claimed deliveries not yet started, and waits for requests in flight to finish and be recorded. */
   async stop(): Promise<void> {
     this.running = false;
     this.signal();
     await this.loop;
+    const unsent = this.ready.splice(0).map((r) => r.claim);
+    await releaseUnsent(this.pool, unsent, this.clock.now()).catch((error) =>
+      this.logger.error(`webhook delivery: ${unsent.length} claimed deliveries not handed back (${(error as Error).message}); retried when their leases end`),
+    );
     await Promise.allSettled([...this.inFlight]);
     this.sender.close();
   }
@@ -64,7 +75,9 @@ export class DeliveryWorker {
   private async run(): Promise<void> {
     while (this.running) {
       this.wakeRequested = false;
-      const free = this.config.concurrency - this.inFlight.size;
+      // Claims run ahead of the free POST slots by up to `concurrency` deliveries: a POST that
+      // ends starts the next claimed one at once instead of waiting for a claim round trip.
+      const free = 2 * this.config.concurrency - this.inFlight.size - this.ready.length;
       let claimed = 0;
       if (free > 0) {
         try {
@@ -85,28 +98,50 @@ export class DeliveryWorker {
     return claimDue(this.pool, { now, limit, maxInFlightPerKey: this.lanes.initial, maxBatch: this.config.maxBatch, lanes: this.lanes.limits(), leaseUntil });
   }
 
+  /** Queues the claimed deliveries (in claim order: oldest due key first) and starts what the free slots take. */
   private dispatch(claims: ClaimedNotification[]): number {
-    // Each key's webhook is looked up once per claim (not once per POST): still checked just
-    // before sending, so a webhook removed meanwhile gets nothing more.
+    // Each key's webhook is looked up once per claim (not once per POST), when the claim's first
+    // delivery to that key starts: still checked just before sending, so a webhook removed
+    // meanwhile gets nothing more.
     const urls = new Map<string, Promise<string | undefined>>();
     const urlFor = (chave: string) => {
       let url = urls.get(chave);
       if (!url) urls.set(chave, (url = this.registrations.urlFor(chave)));
       return url;
     };
-    for (const claim of claims) {
-      const work: Promise<void> = this.deliver(claim, urlFor(claim.chave))
+    for (const claim of claims) this.ready.push({ claim, urlFor });
+    this.startReady();
+    return claims.length;
+  }
+
+  /**
+   * Starts queued deliveries while fewer than `concurrency` POSTs are open. A slot is free again
+   * when its POST has ended: the result is written meanwhile (grouped with others, see
+   * AttemptRecorder) under the lease, which still counts against the key's lane in the database.
+   */
+  private startReady(): void {
+    while (this.running && this.posting < this.config.concurrency && this.ready.length > 0) {
+      const { claim, urlFor } = this.ready.shift()!;
+      this.posting += 1;
+      let posted = false;
+      const slotFree = () => {
+        if (posted) return;
+        posted = true;
+        this.posting -= 1;
+        this.startReady();
+      };
+      const work: Promise<void> = this.deliver(claim, urlFor(claim.chave), slotFree)
         .catch((error) => this.logger.error(`webhook ${claim.id}: ${(error as Error).message}; retried when its lease ends`))
         .finally(() => {
           this.inFlight.delete(work);
+          slotFree();
           this.signal();
         });
       this.inFlight.add(work);
     }
-    return claims.length;
   }
 
-  private async deliver(claim: ClaimedNotification, lookup: Promise<string | undefined>): Promise<void> {
+  private async deliver(claim: ClaimedNotification, lookup: Promise<string | undefined>, posted: () => void): Promise<void> {
     let webhookUrl: string | undefined;
     try {
       webhookUrl = await lookup;
@@ -128,6 +163,7 @@ export class DeliveryWorker {
       return;
     }
     const result = await this.sender.send(url, claim.body, this.headers(claim, at));
+    posted();
     this.lanes.observe(claim.chave, result);
     if (result.statusCode === 413 && claim.items.length > 1) {
       this.lanes.tooLarge(claim.chave, claim.items.length);
@@ -170,7 +206,7 @@ export class DeliveryWorker {
       jitter: this.config.jitter,
       maxRetryAfterMs: this.config.maxRetryAfterMs,
     });
-    const applied = await recordAttempt(this.pool, claim, { at, url, ...result, outcome: decision.outcome, nextAttemptAt: decision.nextAttemptAt, finishedAt });
+    const applied = await this.recorder.record({ claim, record: { at, url, ...result, outcome: decision.outcome, nextAttemptAt: decision.nextAttemptAt, finishedAt } });
     try {
       this.config.onAttempt?.({ outcome: applied ? decision.outcome : 'lease_lost', latencyMs: result.latencyMs });
     } catch {

@@ -16,50 +16,75 @@ export interface AttemptRecord {
   finishedAt: Date;
 }
 
+/** One finished delivery and what its POST did. */
+export interface FinishedDelivery {
+  claim: ClaimedNotification;
+  record: AttemptRecord;
+}
+
 /**
- * Writes the attempt (one log row per notification the POST carried) and the status transition
- * of the whole delivery in one transaction. The transition only applies while we still hold the
- * lease (same token, still pending): if the lease ran out and another worker took over, or
- * someone resent it meanwhile, our late result must not override theirs; the attempt is still
- * logged because the request did happen. Returns whether it applied.
+ * Writes the attempts (one log row per notification each POST carried) and the status transition
+ * of each delivery, for any number of deliveries, in one statement (atomic without BEGIN/COMMIT).
+ * A transition only applies while its worker still holds the lease (same token, still pending):
+ * if the lease ran out and another worker took over, or someone resent it meanwhile, a late
+ * result must not override theirs; the attempt is still logged because the request did happen.
+ * Returns, per delivery, whether it applied.
  */
-export async function recordAttempt(pool: Pool, claim: ClaimedNotification, record: AttemptRecord): Promise<boolean> {
-  // One statement (atomic without BEGIN/COMMIT): one round trip per delivery instead of four.
-  const status = record.outcome === 'retry' ? 'pending' : record.outcome;
-  const { rows } = await pool.query<{ applied: string }>(
-    `WITH attempt AS (
+export async function recordAttempts(pool: Pool, finished: FinishedDelivery[]): Promise<boolean[]> {
+  if (finished.length === 0) return [];
+  const ids: string[] = [];
+  const of: number[] = [];
+  finished.forEach((f, k) => {
+    for (const id of f.claim.items) {
+      ids.push(id);
+      of.push(k);
+    }
+  });
+  const column = <T>(pick: (f: FinishedDelivery) => T) => finished.map(pick);
+  const { rows } = await pool.query<{ k: number }>(
+    `WITH d AS (
+       SELECT i.id, x.* FROM unnest($1::uuid[], $2::int[]) AS i(id, k)
+         JOIN unnest($3::uuid[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::text[], $8::int[], $9::timestamptz[],
+                     $10::text[], $11::int[], $12::int[], $13::text[], $14::text[], $15::uuid[], $16::int[])
+              WITH ORDINALITY AS x(lease_token, status, finished_at, next_at, last_error, attempt, attempted_at,
+                                   url, status_code, latency_ms, error, outcome, delivery_id, batch_size, k)
+           ON x.k = i.k + 1
+     ), attempt AS (
        INSERT INTO webhook_outbox_attempts (notification_id, attempt, attempted_at, url, status_code, latency_ms, error, outcome, delivery_id, batch_size)
-       SELECT n, $7, $8, $9, $10, $11, $12, $13, $14, $15 FROM unnest($1::uuid[]) AS n
+       SELECT id, attempt, attempted_at, url, status_code, latency_ms, error, outcome, delivery_id, batch_size FROM d
      ), moved AS (
-       UPDATE webhook_outbox
-          SET status = $3, lease_until = NULL, lease_token = NULL, updated_at = $4,
-              next_attempt_at = COALESCE($5, next_attempt_at),
-              delivered_at = CASE WHEN $3 = 'delivered' THEN $4 ELSE delivered_at END,
-              last_error = $6,
-              reason = CASE WHEN $3 = 'dead' THEN 'retry schedule exhausted after ' || attempt_count || ' attempts' ELSE reason END
-        WHERE id = ANY($1::uuid[]) AND lease_token = $2 AND status = 'pending'
-        RETURNING 1
+       UPDATE webhook_outbox o
+          SET status = d.status, lease_until = NULL, lease_token = NULL, updated_at = d.finished_at,
+              next_attempt_at = COALESCE(d.next_at, o.next_attempt_at),
+              delivered_at = CASE WHEN d.status = 'delivered' THEN d.finished_at ELSE o.delivered_at END,
+              last_error = d.last_error,
+              reason = CASE WHEN d.status = 'dead' THEN 'retry schedule exhausted after ' || o.attempt_count || ' attempts' ELSE o.reason END
+         FROM d
+        WHERE o.id = d.id AND o.lease_token = d.lease_token AND o.status = 'pending'
+        RETURNING d.k
      )
-     SELECT count(*) AS applied FROM moved`,
+     SELECT DISTINCT k - 1 AS k FROM moved`,
     [
-      claim.items,
-      claim.leaseToken,
-      status,
-      record.finishedAt,
-      record.nextAttemptAt ?? null,
-      describeFailure(record),
-      claim.attempt,
-      record.at,
-      record.url,
-      record.statusCode,
-      Math.round(record.latencyMs),
-      record.error,
-      record.outcome,
-      claim.id,
-      claim.items.length,
+      ids,
+      of,
+      column((f) => f.claim.leaseToken),
+      column((f) => (f.record.outcome === 'retry' ? 'pending' : f.record.outcome)),
+      column((f) => f.record.finishedAt),
+      column((f) => f.record.nextAttemptAt ?? null),
+      column((f) => describeFailure(f.record)),
+      column((f) => f.claim.attempt),
+      column((f) => f.record.at),
+      column((f) => f.record.url),
+      column((f) => f.record.statusCode),
+      column((f) => Math.round(f.record.latencyMs)),
+      column((f) => f.record.error),
+      column((f) => f.record.outcome),
+      column((f) => f.claim.id),
+      column((f) => f.claim.items.length),
     ],
   );
-  return Number(rows[0].applied) > 0;
+  const applied = new Set(rows.map((r) => Number(r.k)));
+  return finished.map((_, k) => applied.has(k));
 }
 
 /**
@@ -109,6 +134,18 @@ export async function recordCancelled(pool: Pool, claim: ClaimedNotification, re
     [claim.items, claim.leaseToken, reason, now],
   );
   return (result.rowCount ?? 0) > 0;
+}
+
+/** Hands back claimed deliveries never sent (a stopping worker): due again at once, the attempt not counted. */
+export async function releaseUnsent(pool: Pool, claims: ClaimedNotification[], now: Date): Promise<void> {
+  if (claims.length === 0) return;
+  await pool.query(
+    `UPDATE webhook_outbox o
+        SET lease_until = NULL, lease_token = NULL, attempt_count = o.attempt_count - 1, updated_at = $3
+       FROM unnest($1::uuid[], $2::uuid[]) AS u(id, token)
+      WHERE o.id = u.id AND o.lease_token = u.token AND o.status = 'pending'`,
+    [claims.flatMap((c) => c.items), claims.flatMap((c) => c.items.map(() => c.leaseToken)), now],
+  );
 }
 
 async function logAttempt(client: PoolClient, claim: ClaimedNotification, record: AttemptRecord): Promise<void> {
