@@ -71,7 +71,8 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
   // parsers (which add forms) are off; JSON is read by the strict parser (duplicates, depth, NUL).
   fastify.removeContentTypeParser(['text/plain']);
   installStrictInput(fastify, { problemFor: endpointProblem(config.basePath) });
-  fastify.addHook('onSend', async (request, reply) => {
+  // A callback hook (no promise per response).
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-correlation-id', correlationIdOf(request));
     // An API of payment data: nothing cached, nothing sniffed or framed, no referrer leaked.
     reply.header('cache-control', 'no-store');
@@ -81,6 +82,7 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
     // A route that serves a page (the local sandbox dashboard) sets its own policy; all else gets none.
     if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
     if (config.tls) reply.header('strict-transport-security', 'max-age=31536000');
+    done(null, payload);
   });
   return app;
 }

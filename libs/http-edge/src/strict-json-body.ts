@@ -39,14 +39,21 @@ export function installStrictInput(fastify: FastifyInstance, options: StrictInpu
       done(error as Error, undefined);
     }
   });
-  fastify.addHook('onRequest', async (request) => {
+  // Callback hooks, not async ones: they run on every request and need no promise.
+  fastify.addHook('onRequest', (request, _reply, done) => {
     const encoding = request.headers['content-encoding'];
     if (encoding !== undefined && !/^\s*identity\s*$/i.test(String(encoding)))
-      throw new ProblemError('RequisicaoInvalida', `Content-Encoding não suportado (${String(encoding).slice(0, 40)}): envie o corpo sem codificação.`, [], 415);
+      return done(new ProblemError('RequisicaoInvalida', `Content-Encoding não suportado (${String(encoding).slice(0, 40)}): envie o corpo sem codificação.`, [], 415));
+    done();
   });
-  fastify.addHook('preValidation', async (request) => {
-    checkValues(request.params, request, 'path', options);
-    checkValues(request.query, request, 'query', options);
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    try {
+      checkValues(request.params, request, 'path', options);
+      checkValues(request.query, request, 'query', options);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
   });
 }
 

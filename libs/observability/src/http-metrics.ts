@@ -13,10 +13,20 @@ export function routeTemplateOf(request: FastifyRequest): string {
 
 /** Counts and times every answered request by route template, method and status. */
 export function installHttpMetrics(fastify: FastifyInstance, metrics: Metrics, observe?: (request: FastifyRequest, reply: FastifyReply) => void): void {
+  // One bound child per (method, route, status), bounded by the routes: prom-client hashes a
+  // label object on every call otherwise (a few per cent of a request's CPU in a profile).
+  const series = new Map<string, { requests: { inc(): void }; duration: { observe(seconds: number): void } }>();
   fastify.addHook('onResponse', (request, reply, done) => {
-    const labels = { method: METHODS.has(request.method) ? request.method : 'OTHER', route: routeTemplateOf(request), status: String(reply.statusCode) };
-    metrics.httpRequests.inc(labels);
-    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+    const method = METHODS.has(request.method) ? request.method : 'OTHER';
+    const route = routeTemplateOf(request);
+    const key = `${method} ${reply.statusCode} ${route}`;
+    let bound = series.get(key);
+    if (!bound) {
+      const labels = { method, route, status: String(reply.statusCode) };
+      series.set(key, (bound = { requests: metrics.httpRequests.labels(labels), duration: metrics.httpDuration.labels(labels) }));
+    }
+    bound.requests.inc();
+    bound.duration.observe(reply.elapsedTime / 1000);
     observe?.(request, reply);
     done();
   });

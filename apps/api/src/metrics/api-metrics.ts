@@ -21,12 +21,13 @@ export function installApiMetrics(app: NestFastifyApplication, config: AppConfig
   const fastify = app.getHttpAdapter().getInstance();
   instrumentAppends(app.get<EventStore>(EVENT_STORE), metrics);
   // The token endpoint answers OAuth2's own JSON: its error code is the bounded refusal reason.
-  fastify.addHook('onSend', async (request, reply, payload) => {
+  // A callback hook, not an async one: it runs on every response and needs no promise.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     if (reply.statusCode !== 200 && routeTemplateOf(request) === TOKEN_PATH && typeof payload === 'string') {
       const code = /"error":"([a-z_]+)"/.exec(payload)?.[1];
       (request as WithTokenError)[TOKEN_ERROR] = code && OAUTH_ERRORS.has(code) ? code : 'other';
     }
-    return payload;
+    done(null, payload);
   });
   installHttpMetrics(fastify, metrics, (request, reply) => {
     if (routeTemplateOf(request) === TOKEN_PATH) {
