@@ -4,3 +4,4 @@ export * from './command-handler';
 export * from './subscribe';
 export * from './postgres';
 export * from './eventstoredb';
+export * from './round-trip-sharing';

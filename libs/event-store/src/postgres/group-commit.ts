@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import { AppendConditionFailedError } from '../port';
 import { groupAppendParams, groupAppendSql, type GroupItem } from './group-append';
 import { inlineShape } from './inline';
+import { RoundTripSharing } from '../round-trip-sharing';
 
 /** What the single inline statement answers (see inlineAppendSql), per append. */
 export interface AppendRow {
@@ -35,14 +36,12 @@ interface Pending {
  */
 export class GroupCommit {
   private readonly pending = new Map<string, Pending[]>();
-  private inFlight = 0;
-  private scheduled = false;
-  private readonly maxInFlight: number;
+  private readonly sharing: RoundTripSharing;
   private readonly maxBatch: number;
 
   constructor(private readonly pool: Pool, options: GroupCommitOptions = {}) {
-    this.maxInFlight = options.maxInFlight ?? 4;
     this.maxBatch = options.maxBatch ?? 64;
+    this.sharing = new RoundTripSharing({ hasPending: () => this.pending.size > 0, sendNext: () => this.send(this.take()) }, options.maxInFlight ?? 4);
   }
 
   run(item: GroupItem, single: () => Promise<AppendRow[]>): Promise<AppendRow[]> {
@@ -52,16 +51,7 @@ export class GroupCommit {
       const entry = { item, single, resolve, reject };
       if (queue) queue.push(entry);
       else this.pending.set(shape, [entry]);
-      this.schedule();
-    });
-  }
-
-  private schedule(): void {
-    if (this.scheduled || this.inFlight >= this.maxInFlight || this.pending.size === 0) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      while (this.inFlight < this.maxInFlight && this.pending.size > 0) void this.send(this.take());
+      this.sharing.schedule();
     });
   }
 
@@ -83,34 +73,25 @@ export class GroupCommit {
   }
 
   private async send(batch: Pending[]): Promise<void> {
-    this.inFlight++;
+    if (batch.length === 1) return alone(batch[0]);
+    let rows: (AppendRow & { k: number; cond_ok: boolean })[];
     try {
-      if (batch.length === 1) return await alone(batch[0]);
-      let rows: (AppendRow & { k: number; cond_ok: boolean })[];
-      try {
-        ({ rows } = await this.pool.query({ ...groupAppendSql(batch[0].item.writes, batch[0].item.conditions), values: groupAppendParams(batch.map((p) => p.item)) }));
-      } catch {
-        // Nothing was written (one statement): a guard, a concurrent writer or a lost connection
-        // is told to each append by its own statement.
-        await Promise.all(batch.map(alone));
-        return;
-      }
-      const byItem = batch.map(() => [] as AppendRow[]);
-      for (const row of rows) {
-        if (!row.cond_ok) continue;
-        byItem[row.k].push(row);
-      }
-      batch.forEach((p, k) => {
-        const own = byItem[k];
-        // Inserted: its events' rows; not inserted: one row with the revision and the ids taken,
-        // as the single statement answers.
-        if (own.length === 0) p.reject(new AppendConditionFailedError(p.item.streamId, p.item.conditions.map((c) => c.name)));
-        else p.resolve(own);
-      });
-    } finally {
-      this.inFlight--;
-      this.schedule();
+      ({ rows } = await this.pool.query({ ...groupAppendSql(batch[0].item.writes, batch[0].item.conditions), values: groupAppendParams(batch.map((p) => p.item)) }));
+    } catch {
+      // Nothing was written (one statement): a guard, a concurrent writer or a lost connection
+      // is told to each append by its own statement.
+      await Promise.all(batch.map(alone));
+      return;
     }
+    const byItem = batch.map(() => [] as AppendRow[]);
+    for (const row of rows) if (row.cond_ok) byItem[row.k].push(row);
+    batch.forEach((p, k) => {
+      const own = byItem[k];
+      // Inserted: its events' rows; not inserted: one row with the revision and the ids taken,
+      // as the single statement answers.
+      if (own.length === 0) p.reject(new AppendConditionFailedError(p.item.streamId, p.item.conditions.map((c) => c.name)));
+      else p.resolve(own);
+    });
   }
 }
 

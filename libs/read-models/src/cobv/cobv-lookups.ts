@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { tenantKey } from '@pix/domain';
+import { RoundTripSharing } from '@pix/event-store';
 import { cobvProjection, type CobVRow } from './cobv-projection';
 
 type Db = Pick<Pool, 'query'>;
@@ -20,20 +21,18 @@ export interface CobVLookupsOptions {
 /**
  * `findCobV` for many concurrent requests, in few statements. Lookups made while the loop is busy
  * (the same turn, or while `maxInFlight` statements are out) are answered by one `id = ANY(...)`
- * query: under load a GET then costs a share of one round trip instead of its own, whose socket
- * write was a third of the API's CPU and whose parse and plan most of PostgreSQL's. A lone lookup
- * goes at the end of its own turn, so one client waits no longer than before.
+ * query: under load a GET then costs a share of one round trip instead of its own (a socket
+ * write that wakes a backend, and a parse and plan that were most of PostgreSQL's work per GET).
+ * A lone lookup goes at the end of its own turn, so one client waits no longer than before.
  */
 export class CobVLookups {
   private readonly pending = new Map<string, Waiter[]>();
-  private inFlight = 0;
-  private scheduled = false;
-  private readonly maxInFlight: number;
+  private readonly sharing: RoundTripSharing;
   private readonly maxBatch: number;
 
   constructor(private readonly db: Db, options: CobVLookupsOptions = {}) {
-    this.maxInFlight = options.maxInFlight ?? 4;
     this.maxBatch = options.maxBatch ?? 256;
+    this.sharing = new RoundTripSharing({ hasPending: () => this.pending.size > 0, sendNext: () => this.send(this.take()) }, options.maxInFlight ?? 4);
   }
 
   /** One receiver's charge; another receiver's charge with the same txid is not there for it. */
@@ -44,17 +43,7 @@ export class CobVLookups {
       const waiter = { recebedorId, resolve, reject };
       if (waiters) waiters.push(waiter);
       else this.pending.set(key, [waiter]);
-      this.schedule();
-    });
-  }
-
-  private schedule(): void {
-    if (this.scheduled || this.inFlight >= this.maxInFlight || this.pending.size === 0) return;
-    this.scheduled = true;
-    // After this turn's other requests have reached us, not before: they share the statement.
-    setImmediate(() => {
-      this.scheduled = false;
-      while (this.inFlight < this.maxInFlight && this.pending.size > 0) this.send(this.take());
+      this.sharing.schedule();
     });
   }
 
@@ -68,30 +57,21 @@ export class CobVLookups {
     return batch;
   }
 
-  private send(batch: Map<string, Waiter[]>): void {
-    this.inFlight++;
-    this.db
-      .query<{ id: string; recebedor_id: string; doc: CobVRow }>({
+  private async send(batch: Map<string, Waiter[]>): Promise<void> {
+    try {
+      const { rows } = await this.db.query<{ id: string; recebedor_id: string; doc: CobVRow }>({
         name: 'rm_cobv_find_many',
         text: `SELECT id, recebedor_id, doc FROM ${cobvProjection.table} WHERE id = ANY($1::text[])`,
         values: [[...batch.keys()]],
-      })
-      .then(
-        ({ rows }) => {
-          const found = new Map(rows.map((r) => [r.id, r]));
-          for (const [key, waiters] of batch) {
-            const row = found.get(key);
-            // The key already names the receiver; the column is checked too, as findCobV does.
-            for (const w of waiters) w.resolve(row && row.recebedor_id === w.recebedorId ? row.doc : undefined);
-          }
-        },
-        (error) => {
-          for (const waiters of batch.values()) for (const w of waiters) w.reject(error);
-        },
-      )
-      .finally(() => {
-        this.inFlight--;
-        this.schedule();
       });
+      const found = new Map(rows.map((r) => [r.id, r]));
+      for (const [key, waiters] of batch) {
+        const row = found.get(key);
+        // The key already names the receiver; the column is checked too, as findCobV does.
+        for (const w of waiters) w.resolve(row && row.recebedor_id === w.recebedorId ? row.doc : undefined);
+      }
+    } catch (error) {
+      for (const waiters of batch.values()) for (const w of waiters) w.reject(error);
+    }
   }
 }
