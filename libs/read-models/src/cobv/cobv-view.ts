@@ -27,15 +27,7 @@ export function toCobVCompleta(row: CobVRow): CobVCompleta {
     pix: row.pix?.map(toOfficialPix),
     pixCopiaECola: location && buildDynamicBrCode({ location, merchantName: row.recebedor.nome, merchantCity: row.recebedor.cidade }),
   };
-  // Drop absent optionals so the JSON carries no nulls the schema does not allow (without a
-  // JSON round trip: it was a tenth of a GET's CPU).
-  return withoutUndefined(view) as CobVCompleta;
-}
-
-function withoutUndefined(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutUndefined);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = withoutUndefined(v);
-  return out;
+  // Absent optionals stay `undefined`, which JSON leaves out (the schema allows no nulls there);
+  // every caller answers this view as JSON. Copying it without them was ~2% of a GET's CPU.
+  return view as CobVCompleta;
 }
