@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
-import { recordAttempts, type FinishedDelivery } from './record-result';
+import type { ClaimedNotification } from './claim';
+import { recordAttempts, type FinishedDelivery, type HandoverLease } from './record-attempts';
 
 /** Results written per statement at most: keeps one statement's parameters and locks small. */
 const MAX_GROUP = 256;
@@ -15,6 +16,13 @@ interface Waiting extends FinishedDelivery {
   reject(error: unknown): void;
 }
 
+export interface RecorderHooks {
+  /** The lease for deliveries taken by handover in the next statement. */
+  lease(): HandoverLease;
+  /** Deliveries taken by handover (leased to this worker), before the results' callers resume. */
+  handedOver(next: ClaimedNotification[]): void;
+}
+
 /**
  * Writes the results of POSTs that finish at about the same time together: while statements are
  * running, results queue, and the next statement writes all of them (group commit). One
@@ -26,7 +34,10 @@ export class AttemptRecorder {
   private queue: Waiting[] = [];
   private writers = 0;
 
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly hooks: RecorderHooks,
+  ) {}
 
   /** Resolves once written: whether the transition applied (the lease was still ours). */
   record(finished: FinishedDelivery): Promise<boolean> {
@@ -42,7 +53,8 @@ export class AttemptRecorder {
       while (this.queue.length > 0) {
         const group = this.queue.splice(0, MAX_GROUP);
         try {
-          const applied = await recordAttempts(this.pool, group);
+          const { applied, next } = await recordAttempts(this.pool, group, this.hooks.lease());
+          if (next.length > 0) this.hooks.handedOver(next);
           group.forEach((w, i) => w.resolve(applied[i]));
         } catch (error) {
           // The whole group failed to write: each delivery's lease runs out and it is sent again.

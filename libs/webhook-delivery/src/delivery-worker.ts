@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { claimDue, type ClaimedNotification } from './claim';
 import { resolveDeliveryConfig, type DeliveryConfig, type ResolvedDeliveryConfig } from './config';
@@ -25,6 +26,8 @@ export class DeliveryWorker {
   private readonly inFlight = new Set<Promise<void>>();
   /** POSTs open now (at most `concurrency`); `inFlight` also holds deliveries whose result is being written. */
   private posting = 0;
+  /** Leases this worker holds per key (waiting, posting or being recorded). */
+  private readonly held = new Map<string, number>();
   /** Claimed (leased) deliveries waiting for a free POST slot. */
   private readonly ready: { claim: ClaimedNotification; urlFor: (chave: string) => Promise<string | undefined> }[] = [];
   private running = false;
@@ -42,7 +45,13 @@ export class DeliveryWorker {
     this.config = resolveDeliveryConfig(config);
     this.secret = this.config.signingSecret ? decodeSigningSecret(this.config.signingSecret) : undefined;
     this.lanes = new Lanes({ maxInFlight: this.config.maxInFlightPerKey, maxBatch: this.config.maxBatch, slowMs: this.config.slowResponseMs });
-    this.recorder = new AttemptRecorder(pool);
+    this.recorder = new AttemptRecorder(pool, {
+      lease: () => {
+        const now = this.clock.now();
+        return { now, leaseToken: randomUUID(), leaseUntil: this.leaseEnd(now) };
+      },
+      handedOver: (next) => this.dispatch(next),
+    });
     this.sender = new HttpSender(this.config.timeoutMs, this.config.tls, this.config.allowPrivateTargets ?? false);
   }
 
@@ -59,16 +68,19 @@ export class DeliveryWorker {
     this.signal();
   }
 
-  /** Stops claiming, hands back claimed deliveries not yet started, and waits for requests in flight to finish and be recorded. */
+  /**
+   * Stops claiming and handing over, waits for requests in flight to finish and be recorded, and
+   * hands back claimed deliveries that were never started.
+   */
   async stop(): Promise<void> {
     this.running = false;
     this.signal();
     await this.loop;
+    await Promise.allSettled([...this.inFlight]);
     const unsent = this.ready.splice(0).map((r) => r.claim);
     await releaseUnsent(this.pool, unsent, this.clock.now()).catch((error) =>
       this.logger.error(`webhook delivery: ${unsent.length} claimed deliveries not handed back (${(error as Error).message}); retried when their leases end`),
     );
-    await Promise.allSettled([...this.inFlight]);
     this.sender.close();
   }
 
@@ -94,8 +106,12 @@ export class DeliveryWorker {
 
   private claim(limit: number): Promise<ClaimedNotification[]> {
     const now = this.clock.now();
-    const leaseUntil = new Date(now.getTime() + this.config.timeoutMs + this.config.leaseMarginMs);
-    return claimDue(this.pool, { now, limit, maxInFlightPerKey: this.lanes.initial, maxBatch: this.config.maxBatch, lanes: this.lanes.limits(), leaseUntil });
+    return claimDue(this.pool, { now, limit, maxInFlightPerKey: this.lanes.initial, maxBatch: this.config.maxBatch, lanes: this.lanes.limits(), leaseUntil: this.leaseEnd(now) });
+  }
+
+  /** now + timeoutMs + margin: nobody else sends it while our request may still be in flight. */
+  private leaseEnd(now: Date): Date {
+    return new Date(now.getTime() + this.config.timeoutMs + this.config.leaseMarginMs);
   }
 
   /** Queues the claimed deliveries (in claim order: oldest due key first) and starts what the free slots take. */
@@ -109,7 +125,10 @@ export class DeliveryWorker {
       if (!url) urls.set(chave, (url = this.registrations.urlFor(chave)));
       return url;
     };
-    for (const claim of claims) this.ready.push({ claim, urlFor });
+    for (const claim of claims) {
+      this.ready.push({ claim, urlFor });
+      this.held.set(claim.chave, (this.held.get(claim.chave) ?? 0) + 1);
+    }
     this.startReady();
     return claims.length;
   }
@@ -134,6 +153,9 @@ export class DeliveryWorker {
         .catch((error) => this.logger.error(`webhook ${claim.id}: ${(error as Error).message}; retried when its lease ends`))
         .finally(() => {
           this.inFlight.delete(work);
+          const held = this.held.get(claim.chave)! - 1;
+          if (held > 0) this.held.set(claim.chave, held);
+          else this.held.delete(claim.chave);
           slotFree();
           this.signal();
         });
@@ -206,7 +228,11 @@ export class DeliveryWorker {
       jitter: this.config.jitter,
       maxRetryAfterMs: this.config.maxRetryAfterMs,
     });
-    const applied = await this.recorder.record({ claim, record: { at, url, ...result, outcome: decision.outcome, nextAttemptAt: decision.nextAttemptAt, finishedAt } });
+    // Slot handover (unbatched keys): this lease, once released, goes to the key's next due
+    // notification in the same statement, while the key's lane still has room for it.
+    const handOver = this.running && url !== null && this.lanes.batchOf(claim.chave) === 1 && (this.held.get(claim.chave) ?? 0) <= this.lanes.limitOf(claim.chave);
+    const record = { at, url, ...result, outcome: decision.outcome, nextAttemptAt: decision.nextAttemptAt, finishedAt };
+    const applied = await this.recorder.record({ claim, record, handOver });
     try {
       this.config.onAttempt?.({ outcome: applied ? decision.outcome : 'lease_lost', latencyMs: result.latencyMs });
     } catch {

@@ -3,6 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import { composeBody, type ClaimedNotification } from './claim';
 import { inTransaction as inTransactionOn } from '@pix/event-store';
 import type { AttemptOutcome } from './types';
+import { describeFailure } from './record-attempts';
 
 export interface AttemptRecord {
   at: Date;
@@ -14,77 +15,6 @@ export interface AttemptRecord {
   /** For `retry`: when the next attempt is due. */
   nextAttemptAt?: Date;
   finishedAt: Date;
-}
-
-/** One finished delivery and what its POST did. */
-export interface FinishedDelivery {
-  claim: ClaimedNotification;
-  record: AttemptRecord;
-}
-
-/**
- * Writes the attempts (one log row per notification each POST carried) and the status transition
- * of each delivery, for any number of deliveries, in one statement (atomic without BEGIN/COMMIT).
- * A transition only applies while its worker still holds the lease (same token, still pending):
- * if the lease ran out and another worker took over, or someone resent it meanwhile, a late
- * result must not override theirs; the attempt is still logged because the request did happen.
- * Returns, per delivery, whether it applied.
- */
-export async function recordAttempts(pool: Pool, finished: FinishedDelivery[]): Promise<boolean[]> {
-  if (finished.length === 0) return [];
-  const ids: string[] = [];
-  const of: number[] = [];
-  finished.forEach((f, k) => {
-    for (const id of f.claim.items) {
-      ids.push(id);
-      of.push(k);
-    }
-  });
-  const column = <T>(pick: (f: FinishedDelivery) => T) => finished.map(pick);
-  const { rows } = await pool.query<{ k: number }>(
-    `WITH d AS (
-       SELECT i.id, x.* FROM unnest($1::uuid[], $2::int[]) AS i(id, k)
-         JOIN unnest($3::uuid[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::text[], $8::int[], $9::timestamptz[],
-                     $10::text[], $11::int[], $12::int[], $13::text[], $14::text[], $15::uuid[], $16::int[])
-              WITH ORDINALITY AS x(lease_token, status, finished_at, next_at, last_error, attempt, attempted_at,
-                                   url, status_code, latency_ms, error, outcome, delivery_id, batch_size, k)
-           ON x.k = i.k + 1
-     ), attempt AS (
-       INSERT INTO webhook_outbox_attempts (notification_id, attempt, attempted_at, url, status_code, latency_ms, error, outcome, delivery_id, batch_size)
-       SELECT id, attempt, attempted_at, url, status_code, latency_ms, error, outcome, delivery_id, batch_size FROM d
-     ), moved AS (
-       UPDATE webhook_outbox o
-          SET status = d.status, lease_until = NULL, lease_token = NULL, updated_at = d.finished_at,
-              next_attempt_at = COALESCE(d.next_at, o.next_attempt_at),
-              delivered_at = CASE WHEN d.status = 'delivered' THEN d.finished_at ELSE o.delivered_at END,
-              last_error = d.last_error,
-              reason = CASE WHEN d.status = 'dead' THEN 'retry schedule exhausted after ' || o.attempt_count || ' attempts' ELSE o.reason END
-         FROM d
-        WHERE o.id = d.id AND o.lease_token = d.lease_token AND o.status = 'pending'
-        RETURNING d.k
-     )
-     SELECT DISTINCT k - 1 AS k FROM moved`,
-    [
-      ids,
-      of,
-      column((f) => f.claim.leaseToken),
-      column((f) => (f.record.outcome === 'retry' ? 'pending' : f.record.outcome)),
-      column((f) => f.record.finishedAt),
-      column((f) => f.record.nextAttemptAt ?? null),
-      column((f) => describeFailure(f.record)),
-      column((f) => f.claim.attempt),
-      column((f) => f.record.at),
-      column((f) => f.record.url),
-      column((f) => f.record.statusCode),
-      column((f) => Math.round(f.record.latencyMs)),
-      column((f) => f.record.error),
-      column((f) => f.record.outcome),
-      column((f) => f.claim.id),
-      column((f) => f.claim.items.length),
-    ],
-  );
-  const applied = new Set(rows.map((r) => Number(r.k)));
-  return finished.map((_, k) => applied.has(k));
 }
 
 /**
@@ -154,9 +84,4 @@ async function logAttempt(client: PoolClient, claim: ClaimedNotification, record
      SELECT n, $2, $3, $4, $5, $6, $7, $8, $9, $10 FROM unnest($1::uuid[]) AS n`,
     [claim.items, claim.attempt, record.at, record.url, record.statusCode, Math.round(record.latencyMs), record.error, record.outcome, claim.id, claim.items.length],
   );
-}
-
-function describeFailure(record: AttemptRecord): string | null {
-  if (record.outcome === 'delivered') return null;
-  return record.error ?? `HTTP ${record.statusCode}`;
 }
