@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { exitOnStartupFailure, onShutdownSignals } from '@pix/observability';
 import { ConfigError, loadConfig, type AppConfig } from './config/config';
 import { startDatabase } from './infrastructure/database';
+import { limitHeapGrowth } from './infrastructure/heap-growth';
 import { tlsMode } from './http/tls';
 import { apiLogger, createApiApp } from './server';
 
@@ -12,6 +13,7 @@ const TLS_STATES = {
 };
 
 async function main(): Promise<void> {
+  limitHeapGrowth();
   let config: AppConfig;
   try {
     config = loadConfig(process.env);
