@@ -114,7 +114,15 @@ async function child(url: string, receiverUrl: string, caPath: string, keysJson:
   const onAttempt = (a: { latencyMs: number }) => void ((seen.posts += 1), (seen.postMs += a.latencyMs));
   process.on('exit', () => process.stderr.write(`worker: POST ${(seen.postMs / seen.posts).toFixed(1)} ms mean; ${(seen.inFlight / Math.max(1, seen.samples)).toFixed(1)} in flight on average while busy\n`));
   const config = { maxBatch: MAX_BATCH, allowPrivateTargets: true, tls: { ca: readFileSync(caPath) }, onAttempt };
-  const worker = new DeliveryWorker(pool, { urlFor: async (chave: string) => urls.get(chave) }, config, { now: () => new Date() }, { log: line('info'), error: line('error') });
+  // LOOKUP=db: each webhook lookup costs a round trip, as the notifier's read of the key's stream does.
+  let lookups = 0;
+  const urlFor = async (chave: string) => {
+    lookups += 1;
+    if (process.env.LOOKUP === 'db') await pool.query('SELECT $1::text AS chave', [chave]);
+    return urls.get(chave);
+  };
+  process.on('exit', () => process.stderr.write(`webhook lookups: ${lookups}\n`));
+  const worker = new DeliveryWorker(pool, { urlFor }, config, { now: () => new Date() }, { log: line('info'), error: line('error') });
   await worker.start();
   const lanes = () => JSON.stringify((worker as unknown as { lanes: { limits(): { inFlight: number[] } } }).lanes.limits().inFlight);
   process.on('exit', () => process.stderr.write(`lanes at exit: ${lanes()}\n`));

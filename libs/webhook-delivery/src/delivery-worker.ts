@@ -26,6 +26,8 @@ export class DeliveryWorker {
   private readonly inFlight = new Set<Promise<void>>();
   /** POSTs open now (at most `concurrency`); `inFlight` also holds deliveries whose result is being written. */
   private posting = 0;
+  /** Webhook reads under way, by key (joined by deliveries that start meanwhile). */
+  private readonly lookups = new Map<string, Promise<string | undefined>>();
   /** Leases this worker holds per key (waiting, posting or being recorded). */
   private readonly held = new Map<string, number>();
   /** Claimed (leased) deliveries waiting for a free POST slot. */
@@ -122,7 +124,7 @@ export class DeliveryWorker {
     const urls = new Map<string, Promise<string | undefined>>();
     const urlFor = (chave: string) => {
       let url = urls.get(chave);
-      if (!url) urls.set(chave, (url = this.registrations.urlFor(chave)));
+      if (!url) urls.set(chave, (url = this.lookUp(chave)));
       return url;
     };
     for (const claim of claims) {
@@ -138,6 +140,21 @@ export class DeliveryWorker {
    * when its POST has ended: the result is written meanwhile (grouped with others, see
    * AttemptRecorder) under the lease, which still counts against the key's lane in the database.
    */
+  /**
+   * A key's webhook, read now; a read of the same key already under way is joined rather than
+   * repeated (its answer is no older than a new one's would be when the POST starts).
+   */
+  private lookUp(chave: string): Promise<string | undefined> {
+    let lookup = this.lookups.get(chave);
+    if (!lookup) {
+      lookup = this.registrations.urlFor(chave);
+      this.lookups.set(chave, lookup);
+      const done = () => void (this.lookups.get(chave) === lookup && this.lookups.delete(chave));
+      lookup.then(done, done);
+    }
+    return lookup;
+  }
+
   private startReady(): void {
     while (this.running && this.posting < this.config.concurrency && this.ready.length > 0) {
       const { claim, urlFor } = this.ready.shift()!;
