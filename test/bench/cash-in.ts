@@ -5,6 +5,7 @@
  * in this process. Cash-ins go to pix.cash-in.v1 for seeded charges with the webhook registered.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Pool } from 'pg';
 import { provisionAccess, TEST_CLIENT } from '../support/api-process';
 import { apiHeaders } from './auth';
@@ -33,6 +34,32 @@ class Scope implements Stoppable {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * CPU time (utime + stime) of the named processes from now on, and of the PostgreSQL backends
+ * given (those open before the phase: connections opened during it are not counted).
+ */
+function cpuMeter(named: Record<string, number | undefined>, backends: number[]) {
+  const ticks = (pid: number | undefined) => {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return Number(f[11]) + Number(f[12]); // clock ticks, 100 per second
+    } catch {
+      return NaN;
+    }
+  };
+  const backendStart = new Map(backends.map((pid) => [pid, ticks(pid)]));
+  // A backend gone by the end is left out (its last ticks are not readable).
+  const postgres = () => [...backendStart].reduce((sum, [pid, t0]) => sum + ((ticks(pid) - t0) || 0), 0);
+  const start = Object.fromEntries(Object.entries(named).map(([name, pid]) => [name, ticks(pid)]));
+  return {
+    perItem: (items: number) =>
+      [...Object.entries(named).map(([name, pid]) => [name, ticks(pid) - start[name]] as const), ['postgres', postgres()] as const]
+        .map(([name, used]) => `${name} ${((used * 10) / items).toFixed(2)} ms`)
+        .join(', '),
+  };
+}
+
 const rss = (child: Child) => {
   const v = child.peakRssMiB();
   return v === undefined ? 'n/a' : `${v.toFixed(0)} MiB`;
@@ -109,7 +136,10 @@ export async function cashInRows(o: CashInOptions): Promise<Row[]> {
     await notifier.stop();
     notifier = scope.add(await startNotifier(o.url, kafka.brokers, { ...notifierEnv, WEBHOOK_MAX_BATCH: '1' }));
     await Promise.all(SPREAD_KEYS.map((k) => send(k))); // wiring and connections, per key
+    const backends = await o.db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+    const cpu = cpuMeter({ notifier: notifier.proc.pid, api: api.proc.pid, bench: process.pid }, backends.rows.map((r) => r.pid));
     const spread = await backlogBurst(psp, receiver, Array.from({ length: BURST }, (_, i) => cashIn(txid(), 'E', SPREAD_KEYS[i % SPREAD_KEYS.length])));
+    const spreadCpu = cpu.perItem(BURST);
     const duplicates = receiver.duplicates ? `, **${receiver.duplicates} duplicate Pix**` : '';
     const foreign = receiver.unexpected ? `, **${receiver.unexpected} Pix the bench did not publish or had given up on (another publisher on this broker? the figures are not valid)**` : '';
     const raw = rt.p99 + post.p99;
@@ -154,7 +184,7 @@ export async function cashInRows(o: CashInOptions): Promise<Row[]> {
       {
         item: '5',
         what: `Cash-in → webhook, WEBHOOK_MAX_BATCH=1 (a notifier started with it): a burst of ${BURST.toLocaleString('en-US')} cash-ins spread over ${SPREAD_KEYS.length} Pix keys (one webhook URL each), Pix delivered per second from the first send to the last arrival`,
-        result: burstResult(spread),
+        result: `${burstResult(spread)}; CPU per Pix during the burst: ${spreadCpu}`,
         ceiling: `raw \`node:https\` POST, ${n} concurrent (above): ${fmtRate(post.rate, 'POSTs/s')}`,
         ratio: burstRate(spread) / post.rate,
         budget: { kind: 'min-ratio', min: 0.5 },
