@@ -81,7 +81,7 @@ export interface ResendSelector {
 export interface OutboxStats {
   pending: number;
   dead: number;
-  /** Pending notifications whose request is in flight now (claimed under an unexpired lease). */
+  /** Pending notifications under an unexpired lease: their request in flight, or claimed and about to start. */
   inFlight: number;
   /** Age of the oldest undelivered notification; alert on it, a stalled sender shows here. */
   oldestPendingAgeMs: number | null;
