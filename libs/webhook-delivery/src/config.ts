@@ -13,7 +13,10 @@ export interface DeliveryConfig {
   schedule: number[];
   /** Relative jitter applied to each delay: 0.2 = ±20%. */
   jitter: number;
-  /** Requests in flight per worker. */
+  /**
+   * Requests in flight per worker. The worker claims up to as many again ahead of free slots
+   * (leased, waiting in memory), so a request that ends starts the next one at once.
+   */
   concurrency: number;
   /**
    * Ceiling of deliveries in flight per Pix key across all workers, so one bad receiver cannot hog
