@@ -10,6 +10,7 @@ import { decideAfterAttempt, parseRetryAfter } from './retry-policy';
 import { ensureOutboxSchema } from './schema';
 import { decodeSigningSecret, signWebhook } from './signature';
 import type { Clock, DeliveryLogger, WebhookRegistrations } from './types';
+import { WebhookLookups } from './webhook-lookups';
 
 /**
  * Drains the outbox: claims due deliveries (one notification, or a batch for one key) under a
@@ -26,8 +27,7 @@ export class DeliveryWorker {
   private readonly inFlight = new Set<Promise<void>>();
   /** POSTs open now (at most `concurrency`); `inFlight` also holds deliveries whose result is being written. */
   private posting = 0;
-  /** Webhook reads under way, by key (joined by deliveries that start meanwhile). */
-  private readonly lookups = new Map<string, Promise<string | undefined>>();
+  private readonly lookups: WebhookLookups;
   /** Leases this worker holds per key (waiting, posting or being recorded). */
   private readonly held = new Map<string, number>();
   /** Claimed (leased) deliveries waiting for a free POST slot. */
@@ -47,6 +47,7 @@ export class DeliveryWorker {
     this.config = resolveDeliveryConfig(config);
     this.secret = this.config.signingSecret ? decodeSigningSecret(this.config.signingSecret) : undefined;
     this.lanes = new Lanes({ maxInFlight: this.config.maxInFlightPerKey, maxBatch: this.config.maxBatch, slowMs: this.config.slowResponseMs });
+    this.lookups = new WebhookLookups(registrations);
     this.recorder = new AttemptRecorder(pool, {
       lease: () => {
         const now = this.clock.now();
@@ -119,12 +120,12 @@ export class DeliveryWorker {
   /** Queues the claimed deliveries (in claim order: oldest due key first) and starts what the free slots take. */
   private dispatch(claims: ClaimedNotification[]): number {
     // Each key's webhook is looked up once per claim (not once per POST), when the claim's first
-    // delivery to that key starts: still checked just before sending, so a webhook removed
-    // meanwhile gets nothing more.
+    // delivery to that key starts, or taken from a read at most LOOKUP_REUSE_MS old (see
+    // WebhookLookups): a webhook removed meanwhile gets nothing more.
     const urls = new Map<string, Promise<string | undefined>>();
     const urlFor = (chave: string) => {
       let url = urls.get(chave);
-      if (!url) urls.set(chave, (url = this.lookUp(chave)));
+      if (!url) urls.set(chave, (url = this.lookups.urlFor(chave)));
       return url;
     };
     for (const claim of claims) {
@@ -140,21 +141,6 @@ export class DeliveryWorker {
    * when its POST has ended: the result is written meanwhile (grouped with others, see
    * AttemptRecorder) under the lease, which still counts against the key's lane in the database.
    */
-  /**
-   * A key's webhook, read now; a read of the same key already under way is joined rather than
-   * repeated (its answer is no older than a new one's would be when the POST starts).
-   */
-  private lookUp(chave: string): Promise<string | undefined> {
-    let lookup = this.lookups.get(chave);
-    if (!lookup) {
-      lookup = this.registrations.urlFor(chave);
-      this.lookups.set(chave, lookup);
-      const done = () => void (this.lookups.get(chave) === lookup && this.lookups.delete(chave));
-      lookup.then(done, done);
-    }
-    return lookup;
-  }
-
   private startReady(): void {
     while (this.running && this.posting < this.config.concurrency && this.ready.length > 0) {
       const { claim, urlFor } = this.ready.shift()!;
