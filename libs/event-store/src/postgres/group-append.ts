@@ -3,13 +3,13 @@ import type { AppendCondition } from '../port';
 import { inlineShape, tableRows, tableWriteCtes, writtenRows, type InlineTableWrite } from './inline';
 
 /**
- * New-stream appends of one shape (same read-model tables, same conditions) as ONE statement:
- * group commit. Each item is its own append: it inserts only if its stream is new and its
- * conditions hold, and its rows are written only if it inserted; items that do not insert are
+ * Appends of one shape (same read-model tables, same conditions) at exact revisions (a new
+ * stream is revision -1) as ONE statement: group commit. Each item is its own append: it inserts
+ * only if its stream is at the revision it expects and its conditions hold, and its rows are written only if it inserted; items that do not insert are
  * answered like the single statement's "nothing inserted" row. A guard that fails, or a
  * concurrent writer of one of the streams, fails the whole statement, which then changed
  * nothing: the caller runs each item alone. Parameters: $1 the items (k, stream, events,
- * condition parameters), $2 lock names, then one JSON array per table whose rows carry `k`.
+ * condition parameters, expected revision), $2 lock names, then one JSON array per table whose rows carry `k`.
  */
 export function groupAppendSql(writes: InlineTableWrite[], conditions: readonly AppendCondition[]): { name: string; text: string } {
   const shape = inlineShape(writes, conditions);
@@ -25,6 +25,8 @@ export const groupable = (conditions: readonly AppendCondition[]) => conditions.
 
 export interface GroupItem {
   streamId: string;
+  /** The revision the stream must be at (-1: it must not exist). */
+  expected: bigint;
   /** The events, already JSON (as the single statement's $2). */
   payload: string;
   writes: InlineTableWrite[];
@@ -33,7 +35,7 @@ export interface GroupItem {
 
 export function groupAppendParams(items: GroupItem[]): unknown[] {
   const json = items
-    .map((item, k) => `{"k":${k},"stream":${JSON.stringify(item.streamId)},"events":${item.payload},"cp":${JSON.stringify(item.conditions.flatMap((c) => c.params))}}`)
+    .map((item, k) => `{"k":${k},"stream":${JSON.stringify(item.streamId)},"events":${item.payload},"cp":${JSON.stringify(item.conditions.flatMap((c) => c.params))},"e":${item.expected}}`)
     .join(',');
   const first = items[0].writes;
   const locks = [...new Set(first.map((w) => w.lock))];
@@ -52,9 +54,9 @@ function build(writes: InlineTableWrite[], conditions: readonly AppendCondition[
   const ctes = tableWriteCtes(writes, 3, 'r.k IN (SELECT k FROM done)', 'k int');
   const planned = writes.length > 0 ? writes.map((_, i) => `(SELECT count(*) FROM r${i})`).join(' + ') : '0';
   const text = `WITH lk AS (SELECT count(pg_advisory_xact_lock_shared(hashtext('projection:' || n))) AS n FROM unnest($2::text[]) AS n),
-it AS (SELECT i.* FROM lk, jsonb_to_recordset($1::jsonb) AS i(k int, stream text, events jsonb, cp jsonb)),
+it AS (SELECT i.* FROM lk, jsonb_to_recordset($1::jsonb) AS i(k int, stream text, events jsonb, cp jsonb, e bigint)),
 st AS MATERIALIZED (
-  SELECT it.k, it.stream, it.events,
+  SELECT it.k, it.stream, it.events, it.e,
     (SELECT coalesce(max(x.stream_revision), -1) FROM es_events x WHERE x.stream_id = it.stream) AS rev,
     ${checks.length > 0 ? checks.join(' AND ') : 'true'} AS cond_ok
   FROM it),
@@ -62,7 +64,7 @@ ins AS (
 INSERT INTO es_events (stream_id, stream_revision, event_id, event_type, data, metadata)
 SELECT st.stream, st.rev + e.ord, (e.v->>'id')::uuid, e.v->>'type', e.v->'data', coalesce(e.v->'metadata', '{}'::jsonb)
 FROM st, jsonb_array_elements(st.events) WITH ORDINALITY AS e(v, ord)
-WHERE st.rev = -1 AND st.cond_ok IS TRUE
+WHERE st.rev = st.e AND st.cond_ok IS TRUE
 ORDER BY st.stream, e.ord
 RETURNING stream_id, global_position, transaction_id, stream_revision),
 done AS (SELECT st.k FROM st WHERE EXISTS (SELECT 1 FROM ins WHERE ins.stream_id = st.stream)),

@@ -24,7 +24,7 @@ const projector: InlineProjector = {
 const noTag = (tag: string): AppendCondition => ({ name: `no-${tag}`, sql: `NOT EXISTS (SELECT 1 FROM group_rows WHERE tag = $1)`, params: [tag] });
 const event = (type: string) => ({ id: randomUUID(), type, data: {} });
 
-describe('PostgreSQL group commit: concurrent new-stream appends share one statement', () => {
+describe('PostgreSQL group commit: concurrent appends at exact revisions share one statement', () => {
   let db: TestDatabase;
   let store: PostgresEventStore;
   let pool: Pool;
@@ -82,6 +82,26 @@ describe('PostgreSQL group commit: concurrent new-stream appends share one state
     expect(await store.readStream('refused-1')).toEqual([]);
     expect((await store.readStream('exists-1')).length).toBe(2);
     expect((await rowsOf(['fresh-1', 'fresh-2', 'refused-1'])).map((r) => r.id)).toEqual(['fresh-1', 'fresh-2']);
+  });
+
+  it('groups appends to existing streams at their exact revision beside new ones, each answered its own outcome', async () => {
+    await store.appendToStream('old-1', [event('Gray')], 'no_stream');
+    await store.appendToStream('old-2', [event('Gray'), event('Gray')], 'no_stream');
+    const before = statements;
+    const outcomes = await Promise.allSettled([
+      store.appendToStream('old-1', [event('Red'), event('Red')], 0n),
+      store.appendToStream('old-2', [event('Red')], 0n),
+      store.appendToStream('young-1', [event('Red')], 'no_stream'),
+      store.appendToStream('young-1b', [event('Red')], 5n),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected']);
+    expect(statements - before).toBe(1);
+    expect((outcomes[0] as PromiseFulfilledResult<{ nextExpectedRevision: bigint }>).value.nextExpectedRevision).toBe(2n);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ constructor: WrongExpectedRevisionError, actual: 1n });
+    expect((outcomes[3] as PromiseRejectedResult).reason).toMatchObject({ constructor: WrongExpectedRevisionError, actual: 'no_stream' });
+    expect((await store.readStream('old-1')).map((e) => [e.revision, e.type])).toEqual([[0n, 'Gray'], [1n, 'Red'], [2n, 'Red']]);
+    expect((await store.readStream('old-2')).length).toBe(2);
+    expect((await rowsOf(['old-1', 'old-2'])).map((r) => r.doc.n)).toEqual([2, 2]);
   });
 
   it('two appends creating the same stream at once: exactly one wins', async () => {

@@ -101,10 +101,11 @@ export class PostgresEventStore implements EventStore {
         const statement = combined ? inlineAppendSql(writes, conditions) : { name: 'es_append', text: APPEND_SQL };
         const single = async () =>
           (await this.pool.query<AppendRow>({ ...statement, values: [streamId, payload, expectedParam, ...(combined ? inlineAppendParams(writes, conditions) : [])] })).rows;
-        // A first try at a new stream may share its statement with other requests' (group commit).
+        // A first try at an exact revision may share its statement with other requests' (group commit).
+        const exact = expected === 'no_stream' ? -1n : typeof expected === 'bigint' ? expected : undefined;
         const rows =
-          this.group && combined && attempt === 1 && expected === 'no_stream' && !options.prior?.length && groupable(conditions)
-            ? await this.group.run({ streamId, payload, writes, conditions }, single)
+          this.group && combined && attempt === 1 && exact !== undefined && groupable(conditions)
+            ? await this.group.run({ streamId, expected: exact, payload, writes, conditions }, single)
             : await single();
         if (rows.length === 1 && rows[0].stream_revision === null) {
           // Nothing inserted and none of these ids stored: a plain conflict, already measured.
