@@ -1,6 +1,9 @@
-import { Logger } from '@nestjs/common';
+import { Logger, type LogLevel } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { inRequestContext, loggablePath } from './request-context';
+
+/** Nest's ConsoleLogger and our AppLogger both answer this. */
+type LevelProbe = { isLevelEnabled?: (level: LogLevel) => boolean };
 
 export interface AccessLogOptions {
   /** The authenticated client, if any. */
@@ -18,7 +21,11 @@ export interface AccessLogOptions {
  */
 export function installAccessLog(fastify: FastifyInstance, options: AccessLogOptions = {}): void {
   const logger = options.logger ?? new Logger('Access');
+  // Asked per response (levels can change at run time); a logger that cannot say is assumed to write.
+  const writes = () => (logger.localInstance as LevelProbe).isLevelEnabled?.('log') ?? true;
   fastify.addHook('onResponse', (request, reply, done) => {
+    // At LOG_LEVEL=warn nobody reads the line: do not build it (a few µs on every request).
+    if (!writes()) return done();
     // Load balancers poll health every few seconds: only a failing check is worth a line.
     if (reply.statusCode < 300 && /^\/health(\/ready|\/live)?\/?$/.test(request.url.split('?')[0])) return done();
     const clientId = options.clientOf?.(request);

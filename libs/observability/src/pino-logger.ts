@@ -77,6 +77,11 @@ export class AppLogger implements LoggerService {
     this.write('error', message, rest, typeof stack === 'string' ? stack : undefined);
   }
 
+  /** Whether a line at this level would be written (callers skip building lines nobody keeps). */
+  isLevelEnabled(level: LogLevel): boolean {
+    return this.pino.isLevelEnabled(NEST_LEVELS[level]);
+  }
+
   setLogLevels(levels: LogLevel[]): void {
     const order: pino.Level[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
     const wanted = levels.map((l) => NEST_LEVELS[l]);
