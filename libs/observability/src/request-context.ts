@@ -1,4 +1,4 @@
-import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { correlationIdOf } from './correlation';
 
@@ -9,9 +9,8 @@ export interface RequestContext {
 
 const storage = new AsyncLocalStorage<RequestContext>();
 const CONTEXT = Symbol('requestContext');
-const RESOURCE = Symbol('requestContextResource');
 
-type WithContext = FastifyRequest & { [CONTEXT]?: RequestContext; [RESOURCE]?: AsyncResource };
+type WithContext = FastifyRequest & { [CONTEXT]?: RequestContext };
 
 /** The correlation id of the request being served here, if any. */
 export function currentCorrelationId(): string | undefined {
@@ -31,19 +30,16 @@ export function inRequestContext<T>(request: FastifyRequest, fn: () => T): T {
 /**
  * Opens the context in onRequest. Body parsing finishes on the socket's own async context, so
  * (as @fastify/request-context does) the rest of the chain is re-entered from preValidation.
+ * Both enter with `storage.run`: what `done` starts (the hooks, the handler, their promises)
+ * takes the store from there, as it did inside an AsyncResource per request, without that
+ * resource's init and scope hooks on every request.
  */
 export function installRequestContext(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, _reply, done) => {
-    storage.run(contextOf(request), () => {
-      const resource = new AsyncResource('pix-request');
-      (request as WithContext)[RESOURCE] = resource;
-      resource.runInAsyncScope(done, request.raw);
-    });
+    inRequestContext(request, done);
   });
   fastify.addHook('preValidation', (request, _reply, done) => {
-    const resource = (request as WithContext)[RESOURCE];
-    if (resource) resource.runInAsyncScope(done, request.raw);
-    else inRequestContext(request, done);
+    inRequestContext(request, done);
   });
 }
 
