@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type CanActivate, type ExecutionContext } f
 import { Reflector } from '@nestjs/core';
 import { DomainError } from '@pix/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AccessDirectory } from '../access/access-directory';
+import type { AccessDirectory, ClientRecord } from '../access/access-directory';
 import type { TokenSigner } from '../access/token/token-signer';
 import type { AppConfig } from '../config/config';
 import { ACCESS_DIRECTORY, CONFIG, TOKEN_SIGNER } from '../infrastructure/tokens';
@@ -21,6 +21,7 @@ const REALM = 'Bearer realm="pix"';
 @Injectable()
 export class AuthGuard implements CanActivate {
   private readonly logger = new Logger('Auth');
+  private readonly policies = new WeakMap<object, WeakMap<object, RoutePolicy>>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -30,12 +31,11 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
+    const { isPublic, required } = this.policyOf(context.getHandler(), context.getClass());
+    if (isPublic) return true;
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    const required = this.reflector.getAllAndOverride<string[] | undefined>(SCOPES_KEY, targets);
     if (!required) {
       this.logger.error(`${request.method} ${request.routeOptions.url ?? request.url} has neither @Scopes nor @Public: refused`);
       throw new DomainError('AcessoNegado', 'Esta rota não tem política de acesso configurada.');
@@ -54,6 +54,22 @@ export class AuthGuard implements CanActivate {
     return true;
   }
 
+  /** A route's @Public / @Scopes, read from its metadata once (decorators do not change at run time). */
+  private policyOf(handler: object, controller: object): RoutePolicy {
+    let byHandler = this.policies.get(controller);
+    if (!byHandler) this.policies.set(controller, (byHandler = new WeakMap()));
+    let policy = byHandler.get(handler);
+    if (!policy) {
+      const targets = [handler, controller] as Parameters<Reflector['getAllAndOverride']>[1];
+      policy = {
+        isPublic: Boolean(this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)),
+        required: this.reflector.getAllAndOverride<string[] | undefined>(SCOPES_KEY, targets),
+      };
+      byHandler.set(handler, policy);
+    }
+    return policy;
+  }
+
   /** The caller, or why the token is refused. */
   private async authenticate(token: string, request: FastifyRequest): Promise<AuthContext | string> {
     const verified = await this.signer.verify(token);
@@ -69,10 +85,28 @@ export class AuthGuard implements CanActivate {
     if (client.generation !== claims.gen) return 'O segredo do cliente foi trocado depois da emissão deste token.';
     const recebedor = await this.directory.recebedor(claims.rid);
     if (!recebedor) return 'O recebedor deste token não está cadastrado.';
-    // A scope taken from the client since the token was issued is gone from the token too.
-    const current = new Set<string>(client.scopes);
-    return { clientId: client.clientId, recebedor, scopes: new Set(claims.scope.split(' ').filter((s) => current.has(s))) };
+    return { clientId: client.clientId, recebedor, scopes: grantedScopes(client, claims.scope) };
   }
+}
+
+interface RoutePolicy {
+  isPublic: boolean;
+  required: string[] | undefined;
+}
+
+// The directory hands out the same client record, and its scope list, until it reloads the
+// client (a new list), so the scopes a token keeps are worked out once per list and token scope,
+// not on every request. Lists are never changed in place.
+const granted = new WeakMap<readonly string[], { scope: string; scopes: ReadonlySet<string> }>();
+
+/** A scope taken from the client since the token was issued is gone from the token too. */
+function grantedScopes(client: ClientRecord, scope: string): ReadonlySet<string> {
+  const known = granted.get(client.scopes);
+  if (known?.scope === scope) return known.scopes;
+  const current = new Set<string>(client.scopes);
+  const scopes: ReadonlySet<string> = new Set(scope.split(' ').filter((s) => current.has(s)));
+  granted.set(client.scopes, { scope, scopes });
+  return scopes;
 }
 
 function bearerToken(header: string | undefined): string | undefined {
