@@ -23,7 +23,7 @@ export class StrictJsonError extends Error {
 export function parseStrictJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
   const parser = new Parser(text, maxDepth);
   parser.skipWhitespace();
-  const value = parser.value('', 0);
+  const value = parser.value('', null, 0);
   parser.skipWhitespace();
   if (parser.pos !== text.length) parser.fail('syntax', '', 'conteúdo após o fim do JSON');
   return value;
@@ -43,7 +43,13 @@ export function hasUnstorableText(s: string): boolean {
   return false;
 }
 
+const hasOwn = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key);
 const memberPath = (parent: string, key: string) => (parent === '' ? key : `${parent}.${key}`);
+// A value's path is `parent` and its member name, joined only when needed: by an object or array
+// (its members' parent) or by a refusal; most values are texts and numbers that pass.
+const pathOf = (parent: string, key: string | null) => (key === null ? parent : memberPath(parent, key));
+// Sticky, shared (the parser never re-enters itself): no regular expression made per number.
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 class Parser {
   pos = 0;
@@ -65,38 +71,37 @@ class Parser {
     }
   }
 
-  value(path: string, depth: number): unknown {
+  /** The value at `parent` (and member `key`, if any). */
+  value(parent: string, key: string | null, depth: number): unknown {
     const c = this.text.charCodeAt(this.pos);
-    if (c === 0x7b) return this.object(path, depth + 1);
-    if (c === 0x5b) return this.array(path, depth + 1);
-    if (c === 0x22) return this.string(path);
-    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.number(path);
+    if (c === 0x7b) return this.object(pathOf(parent, key), depth + 1);
+    if (c === 0x5b) return this.array(pathOf(parent, key), depth + 1);
+    if (c === 0x22) return this.string(parent, key);
+    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.number(parent, key);
     if (this.text.startsWith('true', this.pos)) return (this.pos += 4), true;
     if (this.text.startsWith('false', this.pos)) return (this.pos += 5), false;
     if (this.text.startsWith('null', this.pos)) return (this.pos += 4), null;
-    return this.fail('syntax', path, Number.isNaN(c) ? 'JSON incompleto' : 'valor JSON inválido');
+    return this.fail('syntax', pathOf(parent, key), Number.isNaN(c) ? 'JSON incompleto' : 'valor JSON inválido');
   }
 
   private object(path: string, depth: number): Record<string, unknown> {
     if (depth > this.maxDepth) this.fail('depth', path, `aninhamento acima de ${this.maxDepth} níveis`);
     this.pos++;
     const result: Record<string, unknown> = {};
-    const seen = new Set<string>();
     this.skipWhitespace();
     if (this.text.charCodeAt(this.pos) === 0x7d) return this.pos++, result;
     for (;;) {
       if (this.text.charCodeAt(this.pos) !== 0x22) this.fail('syntax', path, 'esperado o nome de um membro');
-      const key = this.string(path);
-      const at = memberPath(path, key);
-      if (seen.has(key)) this.fail('duplicate', at, `o membro ${at} aparece mais de uma vez`);
-      if (key === '__proto__') this.fail('proto', at, 'o membro __proto__ não é permitido');
-      seen.add(key);
+      const key = this.string(path, null);
+      // The object's own members are the ones seen so far (no Set per object).
+      if (hasOwn(result, key)) this.fail('duplicate', memberPath(path, key), `o membro ${memberPath(path, key)} aparece mais de uma vez`);
+      if (key === '__proto__') this.fail('proto', memberPath(path, key), 'o membro __proto__ não é permitido');
       this.skipWhitespace();
-      if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail('syntax', at, 'esperado ":"');
+      if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail('syntax', memberPath(path, key), 'esperado ":"');
       this.pos++;
       this.skipWhitespace();
       // Assignment to a fresh object literal never runs a setter: __proto__ was refused above.
-      result[key] = this.value(at, depth);
+      result[key] = this.value(path, key, depth);
       this.skipWhitespace();
       const c = this.text.charCodeAt(this.pos++);
       if (c === 0x7d) return result;
@@ -112,7 +117,7 @@ class Parser {
     this.skipWhitespace();
     if (this.text.charCodeAt(this.pos) === 0x5d) return this.pos++, result;
     for (;;) {
-      result.push(this.value(`${path}[${result.length}]`, depth));
+      result.push(this.value(`${path}[${result.length}]`, null, depth));
       this.skipWhitespace();
       const c = this.text.charCodeAt(this.pos++);
       if (c === 0x5d) return result;
@@ -121,28 +126,30 @@ class Parser {
     }
   }
 
-  private number(path: string): number {
-    const match = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-    match.lastIndex = this.pos;
-    const m = match.exec(this.text);
-    if (!m) this.fail('syntax', path, 'número inválido');
+  private number(parent: string, key: string | null): number {
+    NUMBER.lastIndex = this.pos;
+    const m = NUMBER.exec(this.text);
+    if (!m) this.fail('syntax', pathOf(parent, key), 'número inválido');
     this.pos += m[0].length;
     return Number(m[0]);
   }
 
-  private string(path: string): string {
+  private string(parent: string, key: string | null): string {
     const t = this.text;
     const start = ++this.pos;
-    // Fast path: no escapes.
+    // Fast path: no escapes. A raw U+0000 is a control character (refused below), so only a
+    // surrogate can make such a text unstorable: the text is checked again only if it has one.
+    let surrogate = false;
     for (;;) {
       const c = t.charCodeAt(this.pos);
       if (c === 0x22) {
         const s = t.slice(start, this.pos++);
-        if (hasUnstorableText(s)) this.fail('text', path, 'texto com U+0000 ou substituto UTF-16 isolado');
+        if (surrogate && hasUnstorableText(s)) this.fail('text', pathOf(parent, key), 'texto com U+0000 ou substituto UTF-16 isolado');
         return s;
       }
       if (c === 0x5c) break;
-      if (c < 0x20 || Number.isNaN(c)) this.fail('syntax', path, Number.isNaN(c) ? 'texto não terminado' : 'caractere de controle em um texto');
+      if (c < 0x20 || Number.isNaN(c)) this.fail('syntax', pathOf(parent, key), Number.isNaN(c) ? 'texto não terminado' : 'caractere de controle em um texto');
+      if (c >= 0xd800 && c <= 0xdfff) surrogate = true;
       this.pos++;
     }
     let out = t.slice(start, this.pos);
@@ -150,10 +157,10 @@ class Parser {
       const c = t.charCodeAt(this.pos);
       if (c === 0x22) {
         this.pos++;
-        if (hasUnstorableText(out)) this.fail('text', path, 'texto com U+0000 ou substituto UTF-16 isolado');
+        if (hasUnstorableText(out)) this.fail('text', pathOf(parent, key), 'texto com U+0000 ou substituto UTF-16 isolado');
         return out;
       }
-      if (c < 0x20 || Number.isNaN(c)) this.fail('syntax', path, Number.isNaN(c) ? 'texto não terminado' : 'caractere de controle em um texto');
+      if (c < 0x20 || Number.isNaN(c)) this.fail('syntax', pathOf(parent, key), Number.isNaN(c) ? 'texto não terminado' : 'caractere de controle em um texto');
       if (c !== 0x5c) {
         out += t[this.pos++];
         continue;
@@ -162,12 +169,12 @@ class Parser {
       this.pos += 2;
       if (e === 'u') {
         const hex = t.slice(this.pos, this.pos + 4);
-        if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('syntax', path, 'escape \\u inválido');
+        if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('syntax', pathOf(parent, key), 'escape \\u inválido');
         out += String.fromCharCode(parseInt(hex, 16));
         this.pos += 4;
       } else {
         const simple = ESCAPES.get(e);
-        if (simple === undefined) this.fail('syntax', path, 'escape inválido');
+        if (simple === undefined) this.fail('syntax', pathOf(parent, key), 'escape inválido');
         out += simple;
       }
     }
