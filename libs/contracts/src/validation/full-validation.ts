@@ -103,7 +103,9 @@ export function toPlainData(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toPlainData);
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) {
+  // Object.keys, not entries: every valid body passes here, and a pair per member is garbage.
+  for (const key of Object.keys(value)) {
+    const member = (value as Record<string, unknown>)[key];
     if (member !== undefined) out[key] = toPlainData(member);
   }
   return out;

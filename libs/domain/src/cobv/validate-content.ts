@@ -61,7 +61,7 @@ export function toCobVContent(input: CobVInput, ctx: ContentContext): { content?
 
   const content: CobVContent = {
     calendario: { dataDeVencimento: due!, validadeAposVencimento: validade },
-    devedor: compact({ ...devedor }) as CobVContent['devedor'],
+    devedor: compact(devedor!) as CobVContent['devedor'],
     valor: compact({ original: original!, multa, juros, abatimento, desconto }) as CobVContent['valor'],
     chave: chave!,
     ...(input.solicitacaoPagador !== undefined ? { solicitacaoPagador: input.solicitacaoPagador } : {}),
@@ -96,6 +96,15 @@ function parseDesconto(input: NonNullable<CobVInput['valor']>['desconto'], v: Vi
   return compact({ modalidade: input.modalidade, valorPerc, descontoDataFixa: datas as DescontoCobV['descontoDataFixa'] }) as DescontoCobV;
 }
 
+/** A copy of `o`'s own members without the undefined ones (a loop: on every PUT, no entry arrays). */
 function compact<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, value]) => value !== undefined)) as T;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(o)) {
+    const value = (o as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    // As Object.fromEntries would: a member named __proto__ is a member, not the prototype.
+    if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else out[key] = value;
+  }
+  return out as T;
 }

@@ -42,8 +42,12 @@ export class PutCobVHandler implements ICommandHandler<PutCobVCommand, CobVRow> 
       async (current, now, { assumedNew }) => {
         const command: CobVCommand = { type: 'CriarOuAlterarCobV', txid, input, now, recebedor, pendenteEmLote: assumedNew ? undefined : await pendencia() };
         if (current.exists) return command;
-        // A location id is spent only when the charge is new and names none.
-        if (locId === undefined) return { ...command, novaLocation: await this.locations.next() };
+        // A location id is spent only when the charge is new and names none (set on the command
+        // just built, not copied into another: this is every new charge's path).
+        if (locId === undefined) {
+          command.novaLocation = await this.locations.next();
+          return command;
+        }
         return this.withClaimedLocation(command, current, recebedor, locId);
       },
       { assumeNew },
