@@ -24,7 +24,7 @@ const projector: InlineProjector = {
 const noTag = (tag: string): AppendCondition => ({ name: `no-${tag}`, sql: `NOT EXISTS (SELECT 1 FROM group_rows WHERE tag = $1)`, params: [tag] });
 const event = (type: string) => ({ id: randomUUID(), type, data: {} });
 
-describe('PostgreSQL group commit: concurrent appends at exact revisions share one statement', () => {
+describe('PostgreSQL group commit and shared stream reads: concurrent appends at exact revisions, and reads, share statements', () => {
   let db: TestDatabase;
   let store: PostgresEventStore;
   let pool: Pool;
@@ -102,6 +102,19 @@ describe('PostgreSQL group commit: concurrent appends at exact revisions share o
     expect((await store.readStream('old-1')).map((e) => [e.revision, e.type])).toEqual([[0n, 'Gray'], [1n, 'Red'], [2n, 'Red']]);
     expect((await store.readStream('old-2')).length).toBe(2);
     expect((await rowsOf(['old-1', 'old-2'])).map((r) => r.doc.n)).toEqual([2, 2]);
+  });
+
+  it('reads of several streams made at once share one statement, each answered its own events', async () => {
+    await store.appendToStream('read-1', [event('A'), event('B')], 'no_stream');
+    await store.appendToStream('read-2', [event('C')], 'no_stream');
+    const before = statements;
+    const [one, two, none, oneAgain] = await Promise.all(['read-1', 'read-2', 'read-none', 'read-1'].map((s) => store.readStream(s)));
+    expect(statements - before).toBe(1);
+    expect(one.map((e) => [e.streamId, e.revision, e.type])).toEqual([['read-1', 0n, 'A'], ['read-1', 1n, 'B']]);
+    expect(two.map((e) => e.type)).toEqual(['C']);
+    expect(none).toEqual([]);
+    expect(oneAgain).toEqual(one);
+    expect(oneAgain[0].data).not.toBe(one[0].data);
   });
 
   it('two appends creating the same stream at once: exactly one wins', async () => {

@@ -12,13 +12,14 @@ import {
   type ReadAllOptions,
   type RecordedEvent,
 } from '../port';
-import { APPEND_SQL, CURRENT_REVISION_SQL, EVENTS_BY_ID_SQL, READ_ALL_SQL, READ_ALL_UNFENCED_SQL, READ_STREAM_SQL } from './append-sql';
+import { APPEND_SQL, CURRENT_REVISION_SQL, EVENTS_BY_ID_SQL, READ_ALL_SQL, READ_ALL_UNFENCED_SQL } from './append-sql';
 import { inlineAppendParams, inlineAppendSql, isConditionFailure, isInlineConflict, toPendingEvents, type InlineProjector } from './inline';
 import { comparePgPositions, decodePgPosition, encodePgPosition, PG_START } from './positions';
 import { isSameAppend, toRecorded, type EventRow } from './rows';
 import { AppendListener, type StoreLogger } from './append-listener';
 import { groupable } from './group-append';
 import { GroupCommit, type AppendRow, type GroupCommitOptions } from './group-commit';
+import { StreamReads } from './stream-reads';
 import { migrate } from './migrations';
 import { APPENDED_CHANNEL, EVENT_STORE_MIGRATION } from './schema';
 
@@ -54,6 +55,7 @@ export class PostgresEventStore implements EventStore {
   private notifyAgain = false;
   private inline?: InlineProjector;
   private readonly group?: GroupCommit;
+  private readonly reads: StreamReads;
 
   private constructor(private readonly options: PostgresEventStoreOptions) {
     this.ownsPool = !options.pool;
@@ -61,6 +63,7 @@ export class PostgresEventStore implements EventStore {
     // An idle pooled connection that dies (server restart, failover) is simply discarded.
     if (this.ownsPool) this.pool.on('error', () => undefined);
     if (options.groupCommit !== false) this.group = new GroupCommit(this.pool, options.groupCommit || {});
+    this.reads = new StreamReads(this.pool);
   }
 
   static async create(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {
@@ -71,8 +74,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readStream(streamId: string): Promise<RecordedEvent[]> {
-    const { rows } = await this.pool.query<EventRow>({ name: 'es_read_stream', text: READ_STREAM_SQL, values: [streamId] });
-    return rows.map(toRecorded);
+    return (await this.reads.read(streamId)).map(toRecorded);
   }
 
   /**
