@@ -39,7 +39,7 @@ export class DeliveryWorker {
 
   constructor(
     private readonly pool: Pool,
-    private readonly registrations: WebhookRegistrations,
+    registrations: WebhookRegistrations,
     config: Partial<DeliveryConfig>,
     private readonly clock: Clock,
     private readonly logger: DeliveryLogger,
