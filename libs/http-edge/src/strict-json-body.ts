@@ -34,7 +34,8 @@ export function installStrictInput(fastify: FastifyInstance, options: StrictInpu
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw: Buffer, done) => {
     try {
-      done(null, parseBody(raw, options.problemFor(request, 'body')));
+      // The endpoint's problem is looked up only for a body refused (it reads the route's URL).
+      done(null, parseBody(raw, () => options.problemFor(request, 'body')));
     } catch (error) {
       done(error as Error, undefined);
     }
@@ -57,7 +58,7 @@ export function installStrictInput(fastify: FastifyInstance, options: StrictInpu
   });
 }
 
-function parseBody(raw: Buffer, endpoint: EndpointProblem): unknown {
+function parseBody(raw: Buffer, endpointOf: () => EndpointProblem): unknown {
   if (raw.length === 0) throw new ProblemError('RequisicaoInvalida', 'O corpo da requisição está vazio.');
   let text: string;
   try {
@@ -69,17 +70,20 @@ function parseBody(raw: Buffer, endpoint: EndpointProblem): unknown {
     return parseStrictJson(text);
   } catch (error) {
     if (!(error instanceof StrictJsonError)) throw error;
+    const endpoint = endpointOf();
     const propriedade = error.path === '' ? endpoint.root : `${endpoint.root}.${error.path}`;
     if (error.fault === 'text') throw new ProblemError(endpoint.tipo, unstorable(`O campo ${propriedade}`), [{ razao: unstorable(`O campo ${propriedade}`), propriedade }]);
     throw new ProblemError('RequisicaoInvalida', `${MALFORMED[error.fault]}: ${error.message}.`, error.path === '' ? [] : [{ razao: error.message, propriedade }]);
   }
 }
 
+const isUnstorable = (t: unknown) => typeof t === 'string' && hasUnstorableText(t);
+
 function checkValues(values: unknown, request: FastifyRequest, part: RequestPart, options: StrictInputOptions): void {
   if (typeof values !== 'object' || values === null) return;
-  for (const [name, value] of Object.entries(values)) {
-    const texts = Array.isArray(value) ? value : [value];
-    if (hasUnstorableText(name) || texts.some((t) => typeof t === 'string' && hasUnstorableText(t))) {
+  for (const name of Object.keys(values)) {
+    const value = (values as Record<string, unknown>)[name];
+    if (hasUnstorableText(name) || (Array.isArray(value) ? value.some(isUnstorable) : isUnstorable(value))) {
       const { tipo } = options.problemFor(request, part);
       const label = part === 'path' ? `O parâmetro de caminho ${name}` : `O parâmetro ${name}`;
       throw new ProblemError(tipo, unstorable(label), [{ razao: unstorable(label), propriedade: name.replace(/[^\x20-\x7e]/g, '?') }]);
