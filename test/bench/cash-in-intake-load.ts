@@ -6,6 +6,7 @@
  * notification was stored (the intake) against when the last POST arrived, with the notifier's CPU.
  *
  *   npm run build && KAFKA_BROKERS=127.0.0.1:19092 node tools/launch.js test/bench/cash-in-intake-load.js
+ *   env: BURST (3000), KEYS (16), MAX_BATCH (1)
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -19,7 +20,9 @@ import { epochMs, selfSignedCertificate, WebhookReceiver } from './webhook-recei
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:19092';
 const BURST = Number(process.env.BURST ?? 3000);
-const KEYS = 16;
+const KEYS = Number(process.env.KEYS ?? 16);
+/** WEBHOOK_MAX_BATCH for the notifier (1: issue 13's single-Pix case; 50 is the default). */
+const MAX_BATCH = process.env.MAX_BATCH ?? '1';
 /** PROFILER=preload.js: a preload given to the notifier (NODE_OPTIONS), signalled SIGUSR2 after the burst (e.g. to write a CPU profile). */
 const profile: Record<string, string> = process.env.PROFILER ? { NODE_OPTIONS: `--require ${process.env.PROFILER}` } : {};
 
@@ -54,13 +57,14 @@ async function main(): Promise<void> {
     }
     await store.close();
     await skipOldCashIns(psp.kafka, [group]);
-    const notifier = await startNotifier(url, BROKERS, { WEBHOOK_CA: tls.caPath, NOTIFIER_GROUP_ID: group, WEBHOOK_MAX_BATCH: '1', ...profile });
+    const notifier = await startNotifier(url, BROKERS, { WEBHOOK_CA: tls.caPath, NOTIFIER_GROUP_ID: group, WEBHOOK_MAX_BATCH: MAX_BATCH, ...profile });
     try {
       // One per key first: the consumer group joined, connections open.
       const warm = keys.map((k, i) => cashIn(`warm${i}`.padEnd(26, '0'), 'W', k));
       const warmed = warm.map((m) => receiver.expect(m.endToEndId, 60_000));
       await psp.publishMany(warm);
       await Promise.all(warmed);
+      const posts = receiver.webhookPosts;
       const burst = Array.from({ length: BURST }, (_, i) => cashIn(`tx${i}`.padEnd(26, '0'), 'E', keys[i % KEYS]));
       const arrivals = burst.map((m) => receiver.expect(m.endToEndId, 120_000));
       const cpu0 = ticks(notifier.proc.pid);
@@ -79,8 +83,8 @@ async function main(): Promise<void> {
         [burst.map((m) => m.endToEndId)],
       );
       console.log(
-        `burst ${BURST} over ${KEYS} keys, WEBHOOK_MAX_BATCH=1: ${(BURST / (last / 1000)).toFixed(0)} Pix/s (last POST at ${last.toFixed(0)} ms; published by ${published.toFixed(0)} ms; ` +
-          `first stored at ${(Number(rows[0].first) - started).toFixed(0)} ms, last stored at ${(Number(rows[0].stored) - started).toFixed(0)} ms); CPU per Pix: notifier ${cpu.toFixed(2)} ms, this process (producer, receiver) ${self.toFixed(2)} ms, whole machine ${machine.toFixed(2)} ms (${((machine * BURST * 100) / last).toFixed(0)}% of one core: everyone's work); duplicates ${receiver.duplicates}`,
+        `burst ${BURST} over ${KEYS} keys, WEBHOOK_MAX_BATCH=${MAX_BATCH}: ${(BURST / (last / 1000)).toFixed(0)} Pix/s (last POST at ${last.toFixed(0)} ms; published by ${published.toFixed(0)} ms; ` +
+          `first stored at ${(Number(rows[0].first) - started).toFixed(0)} ms, last stored at ${(Number(rows[0].stored) - started).toFixed(0)} ms); CPU per Pix: notifier ${cpu.toFixed(2)} ms, this process (producer, receiver) ${self.toFixed(2)} ms, whole machine ${machine.toFixed(2)} ms (${((machine * BURST * 100) / last).toFixed(0)}% of one core: everyone's work); ${receiver.webhookPosts - posts} POSTs; duplicates ${receiver.duplicates}`,
       );
     } finally {
       await notifier.stop();
