@@ -24,10 +24,13 @@ export function authContextOf(request: unknown): AuthContext | undefined {
   return (request as { auth?: AuthContext }).auth;
 }
 
-/** The calling client's receiver (tenant); only on routes the guard admitted with a token. */
-export const CurrentRecebedor = createParamDecorator((_: unknown, ctx: ExecutionContext): Recebedor => {
-  const auth = authContextOf(ctx.switchToHttp().getRequest());
+/** The receiver the guard admitted this request for; throws on a request it did not admit with a token. */
+export function recebedorOf(request: unknown): Recebedor {
+  const auth = authContextOf(request);
   // Fail closed: a route that forgot @Scopes never runs without a tenant.
   if (!auth) throw new Error('no authenticated receiver on this request (route lacks @Scopes?)');
   return auth.recebedor;
-});
+}
+
+/** The calling client's receiver (tenant); only on routes the guard admitted with a token. */
+export const CurrentRecebedor = createParamDecorator((_: unknown, ctx: ExecutionContext): Recebedor => recebedorOf(ctx.switchToHttp().getRequest()));
