@@ -28,7 +28,7 @@ interface Pending {
 }
 
 /**
- * Group commit for new-stream appends (ADR 14): appends made while the loop is busy (the same
+ * Group commit for appends at exact revisions (ADR 14): appends made while the loop is busy (the same
  * turn, or while `maxInFlight` statements are out) go to PostgreSQL as one statement and one
  * commit. Under concurrent PUTs that replaces a statement, a commit and a socket write per
  * request with one per group. A lone append runs the single statement, at the end of its own
