@@ -37,3 +37,64 @@ export class RoundTripSharing {
     });
   }
 }
+
+interface Waiter<V> {
+  resolve(value: V | undefined): void;
+  reject(error: unknown): void;
+}
+
+export interface SharedLookupsOptions<V> {
+  /** Statements in flight at once (default 4). */
+  maxInFlight?: number;
+  /** Keys per statement (default 64). */
+  maxBatch?: number;
+  /** A second caller of the same key in one batch gets this copy (default: the same value). */
+  copy?: (value: V) => V;
+}
+
+/**
+ * Lookups by key through RoundTripSharing: the keys asked while the loop is busy go to `fetch`
+ * together (each key once), and every caller gets its key's value, or undefined when `fetch`
+ * found none; a failed fetch fails each of its callers.
+ */
+export class SharedLookups<V> {
+  private readonly pending = new Map<string, Waiter<V>[]>();
+  private readonly sharing: RoundTripSharing;
+  private readonly maxBatch: number;
+
+  constructor(private readonly fetch: (keys: string[]) => Promise<Map<string, V>>, private readonly options: SharedLookupsOptions<V> = {}) {
+    this.maxBatch = options.maxBatch ?? 64;
+    this.sharing = new RoundTripSharing({ hasPending: () => this.pending.size > 0, sendNext: () => this.send(this.take()) }, options.maxInFlight ?? 4);
+  }
+
+  get(key: string): Promise<V | undefined> {
+    return new Promise((resolve, reject) => {
+      const waiters = this.pending.get(key);
+      if (waiters) waiters.push({ resolve, reject });
+      else this.pending.set(key, [{ resolve, reject }]);
+      this.sharing.schedule();
+    });
+  }
+
+  private take(): Map<string, Waiter<V>[]> {
+    const batch = new Map<string, Waiter<V>[]>();
+    for (const [key, waiters] of this.pending) {
+      if (batch.size >= this.maxBatch) break;
+      batch.set(key, waiters);
+      this.pending.delete(key);
+    }
+    return batch;
+  }
+
+  private async send(batch: Map<string, Waiter<V>[]>): Promise<void> {
+    try {
+      const found = await this.fetch([...batch.keys()]);
+      for (const [key, waiters] of batch) {
+        const value = found.get(key);
+        waiters.forEach((w, i) => w.resolve(i > 0 && value !== undefined && this.options.copy ? this.options.copy(value) : value));
+      }
+    } catch (error) {
+      for (const waiters of batch.values()) for (const w of waiters) w.reject(error);
+    }
+  }
+}

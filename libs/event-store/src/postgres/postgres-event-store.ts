@@ -100,9 +100,11 @@ export class PostgresEventStore implements EventStore {
           ? await this.inline.plan({ streamId, events: toPendingEvents(streamId, events), prior: options.prior, optimistic: attempt === 1, read: (t, ids) => this.readRows(t, ids) })
           : [];
         const combined = writes.length > 0 || conditions.length > 0;
-        const statement = combined ? inlineAppendSql(writes, conditions) : { name: 'es_append', text: APPEND_SQL };
-        const single = async () =>
-          (await this.pool.query<AppendRow>({ ...statement, values: [streamId, payload, expectedParam, ...(combined ? inlineAppendParams(writes, conditions) : [])] })).rows;
+        // Built only if the append runs alone (a grouped one uses the group's statement).
+        const single = async () => {
+          const statement = combined ? inlineAppendSql(writes, conditions) : { name: 'es_append', text: APPEND_SQL };
+          return (await this.pool.query<AppendRow>({ ...statement, values: [streamId, payload, expectedParam, ...(combined ? inlineAppendParams(writes, conditions) : [])] })).rows;
+        };
         // A first try at an exact revision may share its statement with other requests' (group commit).
         const exact = expected === 'no_stream' ? -1n : typeof expected === 'bigint' ? expected : undefined;
         const rows =
