@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { RoundTripSharing } from '@pix/event-store';
 import type { ClaimedNotification } from './claim';
 import { recordAttempts, type FinishedDelivery, type HandoverLease } from './record-attempts';
 
@@ -32,7 +33,7 @@ export interface RecorderHooks {
  */
 export class AttemptRecorder {
   private queue: Waiting[] = [];
-  private writers = 0;
+  private readonly sharing = new RoundTripSharing({ hasPending: () => this.queue.length > 0, sendNext: () => this.write(this.queue.splice(0, MAX_GROUP)) }, WRITERS);
 
   constructor(
     private readonly pool: Pool,
@@ -43,26 +44,18 @@ export class AttemptRecorder {
   record(finished: FinishedDelivery): Promise<boolean> {
     return new Promise((resolve, reject) => {
       this.queue.push({ ...finished, resolve, reject });
-      if (this.writers < WRITERS) void this.drain();
+      this.sharing.schedule();
     });
   }
 
-  private async drain(): Promise<void> {
-    this.writers += 1;
+  private async write(group: Waiting[]): Promise<void> {
     try {
-      while (this.queue.length > 0) {
-        const group = this.queue.splice(0, MAX_GROUP);
-        try {
-          const { applied, next } = await recordAttempts(this.pool, group, this.hooks.lease());
-          if (next.length > 0) this.hooks.handedOver(next);
-          group.forEach((w, i) => w.resolve(applied[i]));
-        } catch (error) {
-          // The whole group failed to write: each delivery's lease runs out and it is sent again.
-          for (const w of group) w.reject(error);
-        }
-      }
-    } finally {
-      this.writers -= 1;
+      const { applied, next } = await recordAttempts(this.pool, group, this.hooks.lease());
+      if (next.length > 0) this.hooks.handedOver(next);
+      group.forEach((w, i) => w.resolve(applied[i]));
+    } catch (error) {
+      // The whole group failed to write: each delivery's lease runs out and it is sent again.
+      for (const w of group) w.reject(error);
     }
   }
 }
