@@ -8,7 +8,7 @@
  * BENCH_SEQUENTIAL_PUTS (item 4's sequential PUTs, default 300); KAFKA_BROKERS (else tools/kafka);
  * BENCH_CASHIN=0 skips item 5 (no Kafka; issue 11's budgets are items 1-4); BENCH_ONLY=cashin runs
  * item 5 alone (the same seeded charges, then item 5; prints the rows, leaves docs/benchmarks.md
- * as it is), BENCH_CASHIN_BURST (default 3000), BENCH_CASHIN_SLOW_BACKLOG (default 2000).
+ * as it is), BENCH_ONLY=put item 1 alone with CPU per PUT (put-only.ts), BENCH_CASHIN_BURST (default 3000), BENCH_CASHIN_SLOW_BACKLOG (default 2000).
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +21,7 @@ import { BATCH_SIZE, batchRows, POLL_MS, SEQUENTIAL_SIZE } from './batch';
 import { BURST, CASH_IN_IN_FLIGHT, cashInRows, SLOW_BACKLOG, SLOW_MS, SPREAD_KEYS } from './cash-in';
 import { startApi, startBareFastify, type Stoppable } from './processes';
 import { runProfile } from './profile';
+import { putOnly } from './put-only';
 import { describeMachine, fmtMs, fmtPoint, fmtRate, otherTransactions, renderTable, writeReport, type Row } from './report';
 import { replayCobV } from './replay-cobv';
 import { appendBench, rawInsertCeiling, readBench, seedEventLog, waitForConnectionSlots } from './storage';
@@ -206,7 +207,8 @@ async function measure(url: string, db: Pool, children: Stoppable[]): Promise<Ro
  * method are printed and docs/benchmarks.md is left as it is (its table is the full run's).
  */
 async function only(what: string, url: string, db: Pool, children: Stoppable[]): Promise<void> {
-  if (what !== 'cashin') throw new Error(`BENCH_ONLY=${what}: only "cashin" (item 5) can run alone`);
+  if (what === 'put') return putOnly(url, db, children, http, storage, log);
+  if (what !== 'cashin') throw new Error(`BENCH_ONLY=${what}: only "cashin" (item 5) or "put" (item 1, see put-only.ts) can run alone`);
   if (process.env.BENCH_CASHIN === '0') throw new Error('BENCH_ONLY=cashin and BENCH_CASHIN=0 contradict each other');
   log(`item 5 alone: seeding ${SEED.toLocaleString('en-US')} CobVCriada events (decided by the domain, bulk INSERT)`);
   const seed = seedEvents(SEED, Date.now(), 365, 'localhost:8080');

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppLogger, correlationIdOf, installAccessLog, installRequestContext, Metrics } from '@pix/observability';
+import { AppLogger, correlationIdOf, installAccessLog, Metrics } from '@pix/observability';
 import { installHttpEdge, installStrictInput, withHttpEdge } from '@pix/http-edge';
 import { AppModule } from './app.module';
 import { authContextOf } from './auth/auth-context';
@@ -59,9 +59,8 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
   connectCashInConsumers(app);
   const fastify = app.getHttpAdapter().getInstance();
   const served = collectServedRoutes(fastify);
-  // Order matters: the context first (so every later log line has the correlation id), then the
-  // edge's refusals (closing, ambiguous headers) and the address bucket, before any body is read.
-  installRequestContext(fastify);
+  // Order matters: the edge's refusals (closing, ambiguous headers) and the address bucket come
+  // before any body is read. Log lines name their request's correlation id explicitly (ADR 17).
   installHttpEdge(fastify);
   installAddressRateLimit(fastify, app.get(RateLimits));
   if (config.logRequests) installAccessLog(fastify, { clientOf: (request) => authContextOf(request)?.clientId, receiverOf: (request) => authContextOf(request)?.recebedor.id });

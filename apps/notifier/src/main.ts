@@ -7,7 +7,7 @@ import { Pool } from 'pg';
 import { HttpProblemFilter, installHttpEdge, installStrictInput, withHttpEdge } from '@pix/http-edge';
 import { NOTIFICATION_OUTBOX } from '@pix/messaging';
 import type { NotificationOutbox } from '@pix/webhook-delivery';
-import { AppLogger, correlationIdOf, exitOnStartupFailure, installAccessLog, installRequestContext, Metrics, onShutdownSignals } from '@pix/observability';
+import { AppLogger, correlationIdOf, exitOnStartupFailure, installAccessLog, Metrics, onShutdownSignals } from '@pix/observability';
 import { installNotifierMetrics } from './notifier-metrics';
 import { loadNotifierConfig, type NotifierConfig } from './config';
 import { KAFKA_STATE, NotifierModule, openEventStore, type KafkaState } from './notifier.module';
@@ -34,9 +34,8 @@ async function main(): Promise<void> {
     // JSON is read by the strict parser installed below; Nest's own parsers would replace it.
     bodyParser: false,
   });
-  // Operator requests get a correlation id on their answer and on every line they log, as in the API.
+  // Operator requests get a correlation id on their answer and on their access and error lines, as in the API.
   const fastify = app.getHttpAdapter().getInstance();
-  installRequestContext(fastify);
   // Every error it answers, from Node's parser to the controllers, is a problem as in the API.
   installHttpEdge(fastify);
   // Operator bodies are read like the API's: duplicates, depth, NUL and lone surrogates refused.

@@ -14,11 +14,14 @@ export class KafkaCashInPublisher {
     return this.producer.connect();
   }
 
-  async publish(message: PixRecebidoMessage): Promise<void> {
+  /** `trace.correlationId` goes as the `x-correlation-id` header, for whoever reads the topic. */
+  async publish(message: PixRecebidoMessage, trace?: { correlationId?: string }): Promise<void> {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (trace?.correlationId) headers['x-correlation-id'] = trace.correlationId;
     await this.producer.send({
       topic: CASH_IN_TOPIC,
       acks: -1,
-      messages: [{ key: message.chave, value: JSON.stringify(message), headers: { 'content-type': 'application/json' } }],
+      messages: [{ key: message.chave, value: JSON.stringify(message), headers }],
     });
   }
 

@@ -1,7 +1,12 @@
 import type { PixRecebidoMessage } from '@pix/contracts';
 
-/** What a consumer does with cash-ins: the same batch handler the Kafka transport calls. */
-export type CashInBatchHandler = (batch: PixRecebidoMessage[]) => Promise<void>;
+/** Who a published cash-in is for in the logs: the correlation id of the request that made it. */
+export interface CashInTrace {
+  correlationId?: string;
+}
+
+/** What a consumer does with cash-ins: the same batch handler the Kafka transport calls; `traces[i]` is `batch[i]`'s. */
+export type CashInBatchHandler = (batch: PixRecebidoMessage[], traces?: readonly (CashInTrace | undefined)[]) => Promise<void>;
 
 /**
  * Local mode's transport when there is no broker: publishing runs every subscriber's batch
@@ -16,7 +21,7 @@ export class InProcessCashInBus {
     this.handlers.set(consumerName, handler);
   }
 
-  async publish(message: PixRecebidoMessage): Promise<void> {
-    for (const handler of this.handlers.values()) await handler([message]);
+  async publish(message: PixRecebidoMessage, trace?: CashInTrace): Promise<void> {
+    for (const handler of this.handlers.values()) await handler([message], [trace]);
   }
 }

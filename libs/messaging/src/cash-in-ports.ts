@@ -1,8 +1,13 @@
 import type { PixRecebidoMessage } from '@pix/contracts';
 
+/** Who a published cash-in is for in the logs: the correlation id of the request that made it (ADR 17). */
+export interface CashInTrace {
+  correlationId?: string;
+}
+
 /** Publishes a cash-in exactly as a PSP's core would (Kafka, or local mode's in-process transport). */
 export interface CashInPublisher {
-  publish(message: PixRecebidoMessage): Promise<void>;
+  publish(message: PixRecebidoMessage, trace?: CashInTrace): Promise<void>;
 }
 
 /**
@@ -10,4 +15,4 @@ export interface CashInPublisher {
  * messages, in their partition's order, handled as a whole (it fails or succeeds as one and is
  * then retried whole, so it must be idempotent by endToEndId).
  */
-export type CashInBatchHandler = (batch: PixRecebidoMessage[]) => Promise<void>;
+export type CashInBatchHandler = (batch: PixRecebidoMessage[], traces?: readonly (CashInTrace | undefined)[]) => Promise<void>;

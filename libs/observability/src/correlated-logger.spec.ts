@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { CorrelatedLogger } from './correlated-logger';
-import { inRequestContext } from './request-context';
+import { inRequestContext, withCorrelationId } from './request-context';
 
 describe('CorrelatedLogger', () => {
   let written: string[];
@@ -15,9 +15,8 @@ describe('CorrelatedLogger', () => {
   const request = (cid: string) => ({ headers: { 'x-correlation-id': cid } }) as unknown as FastifyRequest;
   const logger = () => new CorrelatedLogger('Test', { colors: false });
 
-  it('prefixes lines written inside a request with [cid=<id>], after the context', async () => {
-    await inRequestContext(request('req-42'), async () => {
-      await new Promise((r) => setTimeout(r, 1)); // survives async hops
+  it('prefixes lines written inside a request with [cid=<id>], after the context', () => {
+    inRequestContext(request('req-42'), () => {
       logger().log('hello');
       logger().warn('careful');
     });
@@ -26,22 +25,31 @@ describe('CorrelatedLogger', () => {
     expect(written[1]).toMatch(/WARN \[Test\] \[cid=req-42\] careful\n$/);
   });
 
+  it('names the id for the synchronous call only: after an await, code names it again (ADR 17)', async () => {
+    await inRequestContext(request('req-43'), async () => {
+      logger().log('before');
+      await new Promise((r) => setTimeout(r, 1));
+      logger().log('after, unnamed');
+      withCorrelationId('req-43', () => logger().log('after, named'));
+    });
+    logger().log('outside');
+    expect(written.map((w) => /\[cid=([^\]]+)\] (.+)\n$/.exec(w)?.slice(1) ?? w.trim().split('] ').pop())).toEqual([['req-43', 'before'], 'after, unnamed', ['req-43', 'after, named'], 'outside']);
+  });
+
   it('writes nothing extra outside a request', () => {
     logger().log('start-up');
     expect(written[0]).toMatch(/ LOG \[Test\] start-up\n$/);
     expect(written[0]).not.toContain('cid=');
   });
 
-  it('keeps concurrent requests apart', async () => {
-    await Promise.all(
-      ['a-1', 'b-2'].map((cid, i) =>
-        inRequestContext(request(cid), async () => {
-          await new Promise((r) => setTimeout(r, 5 - i * 4));
-          logger().log(`from ${cid}`);
-        }),
-      ),
-    );
-    expect(written.map((w) => /\[cid=([^\]]+)\] from (\S+)/.exec(w)?.slice(1))).toEqual(expect.arrayContaining([['a-1', 'a-1'], ['b-2', 'b-2']]));
+  it('restores the outer id after a nested call, also when it throws', () => {
+    withCorrelationId('outer', () => {
+      withCorrelationId('inner', () => logger().log('one'));
+      expect(() => withCorrelationId('thrown', () => { throw new Error('x'); })).toThrow('x');
+      logger().log('two');
+    });
+    logger().log('three');
+    expect(written.map((w) => /\[cid=([^\]]+)\]/.exec(w)?.[1])).toEqual(['inner', 'outer', undefined]);
   });
 
   it('marks an error stack with the correlation id too', () => {

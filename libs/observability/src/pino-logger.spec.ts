@@ -14,7 +14,7 @@ function capture(format: 'json' | 'pretty' = 'json') {
 describe('AppLogger', () => {
   it('writes one JSON object per line with time, level, msg, context and the correlation id', async () => {
     const { logger, lines } = capture();
-    await inRequestContext({ headers: { 'x-correlation-id': 'cid-7' } } as unknown as FastifyRequest, async () => logger.log({ msg: 'GET /x 200 1.0ms', route: '/x', durationMs: 1 }, 'Access'));
+    inRequestContext({ headers: { 'x-correlation-id': 'cid-7' } } as unknown as FastifyRequest, () => logger.log({ msg: 'GET /x 200 1.0ms', route: '/x', durationMs: 1 }, 'Access'));
     logger.warn('outside', 'Main');
     const [first, second] = lines.map((l) => JSON.parse(l));
     expect(first).toMatchObject({ level: 'info', msg: 'GET /x 200 1.0ms', context: 'Access', correlationId: 'cid-7', route: '/x', durationMs: 1, service: 'test' });

@@ -1,46 +1,36 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { correlationIdOf } from './correlation';
 
-/** What every log line written while serving a request can say about it. */
-export interface RequestContext {
-  correlationId: string;
-}
+/**
+ * The correlation id a log line written right now belongs to, set for the length of one
+ * synchronous call (ADR 17). Ids travel explicitly, on the request, in commands and in messages:
+ * Node 20's AsyncLocalStorage turns on promise hooks for every promise in the process, which cost
+ * 14% of a PUT's instructions; code that logs for a request says whose line it is.
+ */
+let current: string | undefined;
 
-const storage = new AsyncLocalStorage<RequestContext>();
-const CONTEXT = Symbol('requestContext');
-
-type WithContext = FastifyRequest & { [CONTEXT]?: RequestContext };
-
-/** The correlation id of the request being served here, if any. */
+/** The correlation id of the line being written, if its writer named one. */
 export function currentCorrelationId(): string | undefined {
-  return storage.getStore()?.correlationId;
-}
-
-function contextOf(request: FastifyRequest): RequestContext {
-  const r = request as WithContext;
-  return (r[CONTEXT] ??= { correlationId: correlationIdOf(request) });
-}
-
-/** Runs `fn` inside the request's context, wherever it is called from (hooks, error handlers). */
-export function inRequestContext<T>(request: FastifyRequest, fn: () => T): T {
-  return storage.run(contextOf(request), fn);
+  return current;
 }
 
 /**
- * Opens the context in onRequest. Body parsing finishes on the socket's own async context, so
- * (as @fastify/request-context does) the rest of the chain is re-entered from preValidation.
- * Both enter with `storage.run`: what `done` starts (the hooks, the handler, their promises)
- * takes the store from there, as it did inside an AsyncResource per request, without that
- * resource's init and scope hooks on every request.
+ * Runs `fn` with `correlationId` on every line it logs synchronously (an async `fn` keeps it only
+ * up to its first await: log after an await inside a call of your own).
  */
-export function installRequestContext(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', (request, _reply, done) => {
-    inRequestContext(request, done);
-  });
-  fastify.addHook('preValidation', (request, _reply, done) => {
-    inRequestContext(request, done);
-  });
+export function withCorrelationId<T>(correlationId: string | undefined, fn: () => T): T {
+  const previous = current;
+  current = correlationId;
+  try {
+    return fn();
+  } finally {
+    current = previous;
+  }
+}
+
+/** Runs `fn` with the request's correlation id on the lines it logs (see withCorrelationId). */
+export function inRequestContext<T>(request: FastifyRequest, fn: () => T): T {
+  return withCorrelationId(correlationIdOf(request), fn);
 }
 
 /** The path without its query string (which may carry personal data), safe to print. */

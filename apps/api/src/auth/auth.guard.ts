@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DomainError } from '@pix/domain';
+import { inRequestContext } from '@pix/observability';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessDirectory, ClientRecord } from '../access/access-directory';
 import type { TokenSigner } from '../access/token/token-signer';
@@ -37,7 +38,7 @@ export class AuthGuard implements CanActivate {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     if (!required) {
-      this.logger.error(`${request.method} ${request.routeOptions.url ?? request.url} has neither @Scopes nor @Public: refused`);
+      inRequestContext(request, () => this.logger.error(`${request.method} ${request.routeOptions.url ?? request.url} has neither @Scopes nor @Public: refused`));
       throw new DomainError('AcessoNegado', 'Esta rota não tem política de acesso configurada.');
     }
 

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import type { Pool } from 'pg';
 import type { PixRecebidoMessage } from '@pix/contracts';
 import type { EventStore } from '@pix/event-store';
-import { NotifierCore, NOTIFIER_INTAKE, type CashInPublisher, type OperatorOutbox } from '@pix/messaging';
+import { NotifierCore, NOTIFIER_INTAKE, type CashInPublisher, type CashInTrace, type OperatorOutbox } from '@pix/messaging';
 import type { KafkaBatchServer, KafkaCashInPublisher } from '@pix/messaging-kafka';
 import { kafkaTransport } from './kafka-transport';
 import { InProcessCashInBus } from '@pix/messaging-local';
@@ -75,7 +75,7 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
       void this.connectPublisher(publisher);
     } else if (local) {
       const bus = new InProcessCashInBus();
-      bus.subscribe('settlement', (batch) => this.settle.handleBatch(batch));
+      bus.subscribe('settlement', (batch, traces) => this.settle.handleBatch(batch, traces));
       bus.subscribe('notifier', this.notifier!.handleBatch);
       this.publisher = bus;
       this.logger.log('cash-ins over the in-process transport (no KAFKA_BROKERS)');
@@ -122,8 +122,8 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
     return this.notifier;
   }
 
-  publish(message: PixRecebidoMessage): Promise<void> {
+  publish(message: PixRecebidoMessage, trace?: CashInTrace): Promise<void> {
     if (!this.publisher) throw new Error('no cash-in transport configured');
-    return this.publisher.publish(message);
+    return this.publisher.publish(message, trace);
   }
 }

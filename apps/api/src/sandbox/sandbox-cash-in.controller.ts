@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { TXID_PATTERN, unknownMemberViolations, type PixRecebidoMessage } from '@pix/contracts';
 import {
@@ -15,6 +15,8 @@ import {
 } from '@pix/domain';
 import { aggregateStream, type EventStore } from '@pix/event-store';
 import type { CashInPublisher } from '@pix/messaging';
+import { correlationIdOf } from '@pix/observability';
+import type { FastifyRequest } from 'fastify';
 import { Public } from '../auth/auth-context';
 import type { AppConfig } from '../config/config';
 import { CASH_IN_PUBLISHER, CLOCK, CONFIG, EVENT_STORE, RECEIVER_DIRECTORY } from '../infrastructure/tokens';
@@ -47,7 +49,7 @@ export class SandboxCashInController {
 
   @Post('cash-in')
   @HttpCode(202)
-  async cashIn(@Body() body: Record<string, unknown> | undefined): Promise<PixRecebidoMessage> {
+  async cashIn(@Body() body: Record<string, unknown> | undefined, @Req() request: FastifyRequest): Promise<PixRecebidoMessage> {
     const b = body && typeof body === 'object' && !Array.isArray(body) ? body : {};
     const unknown = unknownMemberViolations(b, SANDBOX_MEMBERS, 'body');
     if (unknown.length > 0) throw new DomainError('CobVOperacaoInvalida', 'O corpo tem membros não previstos.', unknown);
@@ -70,7 +72,8 @@ export class SandboxCashInController {
     const charge =
       typeof b.txid === 'string' ? await this.payCharge(local, b.txid, data) : typeof b.pixCopiaECola === 'string' ? await this.readLikeABank(b.pixCopiaECola, data, 'pixCopiaECola') : undefined;
     const message: PixRecebidoMessage = charge ? { ...base, ...toCashIn(charge) } : { ...base, ...this.plainPix(local, b) };
-    await this.publisher.publish(message);
+    // The settlement it causes logs under this request's correlation id (ADR 17).
+    await this.publisher.publish(message, { correlationId: correlationIdOf(request) });
     return message;
   }
 

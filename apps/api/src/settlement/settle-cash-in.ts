@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { PixRecebidoMessage } from '@pix/contracts';
+import type { CashInTrace } from '@pix/messaging';
+import { withCorrelationId } from '@pix/observability';
 import { cobvDecider, pixDecider, type PixRecebido } from '@pix/domain';
 import { handleCommand, type EventStore } from '@pix/event-store';
 import { cobvProjection, pixProjection } from '@pix/read-models';
@@ -36,12 +38,12 @@ export class SettleCashIn {
    * failure is reported, so a retry of the whole batch never overlaps this attempt; what was done
    * is done again as nothing (idempotent by endToEndId).
    */
-  async handleBatch(batch: PixRecebidoMessage[]): Promise<void> {
-    const byCharge = new Map<string, PixRecebidoMessage[]>();
-    for (const m of batch) {
+  async handleBatch(batch: PixRecebidoMessage[], traces: readonly (CashInTrace | undefined)[] = []): Promise<void> {
+    const byCharge = new Map<string, [PixRecebidoMessage, string | undefined][]>();
+    batch.forEach((m, i) => {
       const charge = m.txid ? `txid ${m.txid}` : `e2e ${m.endToEndId}`;
-      byCharge.set(charge, [...(byCharge.get(charge) ?? []), m]);
-    }
+      byCharge.set(charge, [...(byCharge.get(charge) ?? []), [m, traces[i]?.correlationId]]);
+    });
     const queues = [...byCharge.values()];
     let next = 0;
     const failures: unknown[] = [];
@@ -49,7 +51,7 @@ export class SettleCashIn {
       while (next < queues.length && failures.length === 0) {
         const queue = queues[next++];
         try {
-          for (const m of queue) await this.handle(m);
+          for (const [m, correlationId] of queue) await this.handle(m, correlationId);
         } catch (error) {
           failures.push(error);
         }
@@ -59,7 +61,8 @@ export class SettleCashIn {
     if (failures.length > 0) throw failures[0];
   }
 
-  async handle(message: PixRecebidoMessage): Promise<void> {
+  /** `correlationId`: the request that published the cash-in, if any, named on the lines logged here. */
+  async handle(message: PixRecebidoMessage, correlationId?: string): Promise<void> {
     const { versao: _v, ...fields } = message;
     const pix: PixRecebido = fields;
     const owner = (await this.directory.ownerOfChave(pix.chave)) ?? null;
@@ -74,12 +77,12 @@ export class SettleCashIn {
     // The receiver the Pix was first recorded for, so a redelivery settles the same charge.
     const recebedorId = recorded.state.exists ? recorded.state.recebedorId : null;
     let last = recorded.position;
-    if (!recebedorId) this.logger.warn(`Pix ${pix.endToEndId} to key ${pix.chave}, which no receiver here owns: recorded, not settled`);
+    if (!recebedorId) withCorrelationId(correlationId, () => this.logger.warn(`Pix ${pix.endToEndId} to key ${pix.chave}, which no receiver here owns: recorded, not settled`));
     else if (pix.txid) {
       const settled = await handleCommand(this.store, cobvStream(recebedorId, pix.txid), cobvDecider, () => ({ type: 'RegistrarPagamentoCobV' as const, txid: pix.txid!, pix, now: this.clock.now() }));
       if (settled.position) {
         last = settled.position;
-        this.logger.log(`cobv ${recebedorId}/${pix.txid} CONCLUIDA by Pix ${pix.endToEndId} (${pix.valor})`);
+        withCorrelationId(correlationId, () => this.logger.log(`cobv ${recebedorId}/${pix.txid} CONCLUIDA by Pix ${pix.endToEndId} (${pix.valor})`));
       }
     }
     if (last) await this.projections.waitFor([pixProjection.name, cobvProjection.name], last);

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isPixScope } from '@pix/domain';
+import { withCorrelationId } from '@pix/observability';
 import type { AppConfig } from '../../config/config';
 import { ACCESS_DIRECTORY, CONFIG, TOKEN_SIGNER } from '../../infrastructure/tokens';
 import type { AccessDirectory } from '../access-directory';
@@ -27,14 +28,14 @@ export class IssueTokenHandler {
     @Inject(CONFIG) private readonly config: Pick<AppConfig, 'auth'>,
   ) {}
 
-  /** `certificate`: the verified client certificate's thumbprint on this connection, if any. */
-  async execute(request: TokenRequest, certificate: string | undefined): Promise<TokenResponse> {
+  /** `certificate`: the verified client certificate's thumbprint on this connection, if any; `correlationId`: the HTTP request's, for the log. */
+  async execute(request: TokenRequest, certificate: string | undefined, correlationId?: string): Promise<TokenResponse> {
     // Fresh from the store: a secret rotated or a client disabled a moment ago counts here at once.
     const client = await this.directory.client(request.clientId, { fresh: true });
     // An unknown client costs the same hash as a known one, so timing does not reveal client ids.
     const secretOk = await verifySecret(request.clientSecret, client?.secretHash ?? (await decoyHash()));
     if (!client || !secretOk || !client.enabled) {
-      this.logger.warn(`token refused for client "${request.clientId.slice(0, 64)}": ${!client ? 'unknown client' : !secretOk ? 'wrong secret' : 'client disabled'}`);
+      withCorrelationId(correlationId, () => this.logger.warn(`token refused for client "${request.clientId.slice(0, 64)}": ${!client ? 'unknown client' : !secretOk ? 'wrong secret' : 'client disabled'}`));
       throw new OAuthError('invalid_client', 'Cliente desconhecido, segredo incorreto ou cliente desativado.');
     }
     if (request.grantType !== 'client_credentials') throw new OAuthError('unsupported_grant_type', 'Apenas grant_type=client_credentials é aceito.');

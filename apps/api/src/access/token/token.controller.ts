@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { correlationIdOf } from '@pix/observability';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../auth/auth-context';
 import { clientCertificateThumbprint } from '../../auth/client-certificate';
@@ -24,7 +25,7 @@ export class TokenController {
     let body: object;
     try {
       const tokenRequest = readTokenRequest(request.body, request.headers.authorization);
-      body = await this.handler.execute(tokenRequest, clientCertificateThumbprint(request.raw));
+      body = await this.handler.execute(tokenRequest, clientCertificateThumbprint(request.raw), correlationIdOf(request));
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
       status = error.status;

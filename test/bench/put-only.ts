@@ -1,0 +1,81 @@
+/**
+ * BENCH_ONLY=put: item 1 alone, for development. The API on a scratch database seeded with
+ * BENCH_PUT_SEED charges (default 20,000; item 1 runs on 100,000 in the full run), then at each
+ * of BENCH_PUT_CLIENTS (default 1,64) raw INSERT, bare Fastify and the API back to back, with
+ * the CPU each process spent per PUT (Linux /proc). Prints the rows; docs/benchmarks.md is left as it is.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { Pool } from 'pg';
+import { putBody, runTag, seedEvents } from './fixtures';
+import { capture, putLoad } from './http';
+import type { Durations, Point } from './load';
+import { startApi, startBareFastify, type Stoppable } from './processes';
+import { fmtPoint, fmtRate } from './report';
+import { replayCobV } from './replay-cobv';
+import { rawInsertCeiling, seedEventLog, waitForConnectionSlots } from './storage';
+
+/** [utime, stime] of a process in seconds (USER_HZ 100), zeros once it is gone. */
+export function cpuTimes(pid: number): [number, number] {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return [Number(fields[11]) / 100, Number(fields[12]) / 100];
+  } catch {
+    return [0, 0];
+  }
+}
+export const cpuSeconds = (pid: number) => cpuTimes(pid)[0] + cpuTimes(pid)[1];
+/**
+ * Hardware counters of a process while `run` runs (`perf stat`, where it exists and counters are
+ * readable): instructions are far steadier than CPU time on a shared machine, for before/after.
+ */
+async function counted<T>(pid: number, run: () => Promise<T>): Promise<{ result: T; instructions?: number; cycles?: number }> {
+  const perf = spawn('perf', ['stat', '-x', ',', '-e', 'instructions,cycles', '-p', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let out = '';
+  perf.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<void>((resolve) => perf.once('close', () => resolve()).once('error', () => resolve()));
+  await new Promise((r) => setTimeout(r, 200)); // perf attaches
+  const result = await run();
+  perf.kill('SIGINT');
+  await exited;
+  const value = (name: string) => Number(out.split('\n').find((l) => l.split(',')[2]?.startsWith(name))?.split(',')[0]) || undefined;
+  return { result, instructions: value('instructions'), cycles: value('cycles') };
+}
+const commits = async (db: Pool) => Number((await db.query(`SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`)).rows[0].xact_commit);
+
+export async function putOnly(url: string, db: Pool, children: Stoppable[], http: Durations, storage: Durations, log: (m: string) => void): Promise<void> {
+  const seedCount = Number(process.env.BENCH_PUT_SEED ?? 20_000);
+  const clients = (process.env.BENCH_PUT_CLIENTS ?? '1,64').split(',').map(Number);
+  const seed = seedEvents(seedCount, Date.now(), 365, 'localhost:8080');
+  await seedEventLog(url, seed.events);
+  await replayCobV(url);
+  const api = await startApi(url);
+  children.push(api);
+  const putResponse = await capture(api.url, 'PUT', `/v2/cobv/${`probe${runTag()}`.padEnd(30, '0')}`, JSON.stringify(putBody()));
+  // Start-up work (catch-up of the read models over the seeded events) must not land in a window.
+  for (let cpu = cpuSeconds(api.proc.pid!), quiet = 0; quiet < 2; ) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = cpuSeconds(api.proc.pid!);
+    quiet = now - cpu < 0.05 ? quiet + 1 : 0;
+    cpu = now;
+  }
+  const bare = await startBareFastify(putResponse, '{}');
+  children.push(bare);
+  const tag = runTag();
+  for (const [i, c] of clients.entries()) {
+    log(`PUT /v2/cobv/{txid}, ${c} client(s): raw INSERT, bare Fastify, API`);
+    await waitForConnectionSlots(db, c + 2);
+    const raw = await rawInsertCeiling(url, c, JSON.stringify(putBody()), storage);
+    const bareput = await putLoad(bare.url, c, `b${c}x${tag}${i}`, http);
+    const before = { api: cpuTimes(api.proc.pid!), bench: cpuSeconds(process.pid), commits: await commits(db) };
+    const { result: put, instructions, cycles } = await counted(api.proc.pid!, () => putLoad(api.url, c, `p${c}x${tag}${i}`, http));
+    const after = { api: cpuTimes(api.proc.pid!), commits: await commits(db) };
+    const made = Number((await db.query(`SELECT count(*) AS n FROM rm_cobv WHERE id LIKE $1`, [`%/p${c}x${tag}${i}%`])).rows[0].n);
+    if (instructions) console.log(`  API per PUT (${made} PUTs, warm-up included): ${(instructions / made / 1e6).toFixed(3)} M instructions, ${((cycles ?? 0) / made / 1e6).toFixed(3)} M cycles`);
+    const puts = put.count * (1 + http.warmupMs / http.measureMs);
+    const perPut = (s: number) => `${((s * 1000) / puts).toFixed(3)} ms`;
+    console.log(`  API user ${perPut(after.api[0] - before.api[0])}, system ${perPut(after.api[1] - before.api[1])}; commits in the database per PUT ${((after.commits - before.commits) / puts).toFixed(2)}`);
+    console.log(`${c} client(s): API ${fmtPoint(put, 'req/s')} · raw INSERT ${fmtRate(raw.rate, 'tx/s')} (${(put.rate / raw.rate).toFixed(3)}) · bare Fastify ${fmtRate(bareput.rate, 'req/s')} (${(put.rate / bareput.rate).toFixed(3)}) · CPU per PUT (warm-up included, approx.): API ${perPut(after.api[0] + after.api[1] - before.api[0] - before.api[1])}, bench ${perPut(cpuSeconds(process.pid) - before.bench)}`);
+  }
+  log(`API peak RSS ${api.peakRssMiB()?.toFixed(0)} MiB; BENCH_ONLY: docs/benchmarks.md not rewritten`);
+}
