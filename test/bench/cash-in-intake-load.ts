@@ -23,7 +23,7 @@ const BURST = Number(process.env.BURST ?? 3000);
 const KEYS = Number(process.env.KEYS ?? 16);
 /** WEBHOOK_MAX_BATCH for the notifier (1: issue 13's single-Pix case; 50 is the default). */
 const MAX_BATCH = process.env.MAX_BATCH ?? '1';
-/** PROFILER=preload.js: a preload given to the notifier (NODE_OPTIONS), signalled SIGUSR2 after the burst (e.g. to write a CPU profile). */
+/** PROFILER=preload.js: a preload given to the notifier (NODE_OPTIONS), signalled SIGUSR2 just before the burst and again after it (e.g. to start and then write a CPU profile of the burst alone). */
 const profile: Record<string, string> = process.env.PROFILER ? { NODE_OPTIONS: `--require ${process.env.PROFILER}` } : {};
 
 /** Busy CPU ticks of the whole machine (all processes, everyone's), from /proc/stat. */
@@ -70,6 +70,7 @@ async function main(): Promise<void> {
       const cpu0 = ticks(notifier.proc.pid);
       const self0 = ticks(process.pid);
       const machine0 = machineTicks();
+      if (process.env.PROFILER) notifier.proc.kill('SIGUSR2');
       const started = epochMs();
       await psp.publishMany(burst);
       const published = epochMs() - started;

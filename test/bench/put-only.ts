@@ -66,12 +66,14 @@ export async function putOnly(url: string, db: Pool, children: Stoppable[], http
     log(`PUT /v2/cobv/{txid}, ${c} client(s): raw INSERT, bare Fastify, API`);
     await waitForConnectionSlots(db, c + 2);
     const raw = await rawInsertCeiling(url, c, JSON.stringify(putBody()), storage);
-    const bareput = await putLoad(bare.url, c, `b${c}x${tag}${i}`, http);
+    const bareCounted = await counted(bare.proc.pid!, () => putLoad(bare.url, c, `b${c}x${tag}${i}`, http));
+    const bareput = bareCounted.result;
     const before = { api: cpuTimes(api.proc.pid!), bench: cpuSeconds(process.pid), commits: await commits(db) };
     const { result: put, instructions, cycles } = await counted(api.proc.pid!, () => putLoad(api.url, c, `p${c}x${tag}${i}`, http));
     const after = { api: cpuTimes(api.proc.pid!), commits: await commits(db) };
     const made = Number((await db.query(`SELECT count(*) AS n FROM rm_cobv WHERE id LIKE $1`, [`%/p${c}x${tag}${i}%`])).rows[0].n);
-    if (instructions) console.log(`  API per PUT (${made} PUTs, warm-up included): ${(instructions / made / 1e6).toFixed(3)} M instructions, ${((cycles ?? 0) / made / 1e6).toFixed(3)} M cycles`);
+    const bareMade = bareput.count * (1 + http.warmupMs / http.measureMs);
+    if (instructions) console.log(`  API per PUT (${made} PUTs, warm-up included): ${(instructions / made / 1e6).toFixed(3)} M instructions, ${((cycles ?? 0) / made / 1e6).toFixed(3)} M cycles; bare Fastify per PUT (approx.): ${((bareCounted.instructions ?? 0) / bareMade / 1e6).toFixed(3)} M instructions, ${((bareCounted.cycles ?? 0) / bareMade / 1e6).toFixed(3)} M cycles`);
     const puts = put.count * (1 + http.warmupMs / http.measureMs);
     const perPut = (s: number) => `${((s * 1000) / puts).toFixed(3)} ms`;
     console.log(`  API user ${perPut(after.api[0] - before.api[0])}, system ${perPut(after.api[1] - before.api[1])}; commits in the database per PUT ${((after.commits - before.commits) / puts).toFixed(2)}`);
