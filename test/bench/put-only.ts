@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Pool } from 'pg';
 import { putBody, runTag, seedEvents } from './fixtures';
 import { capture, putLoad } from './http';
-import type { Durations, Point } from './load';
+import type { Durations } from './load';
 import { startApi, startBareFastify, type Stoppable } from './processes';
 import { fmtPoint, fmtRate } from './report';
 import { replayCobV } from './replay-cobv';
