@@ -4,7 +4,7 @@
  * the profile is written; prints where the time went during the measured window only, and the
  * CPU each process spent per request (Linux /proc).
  */
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
@@ -12,20 +12,10 @@ import { renderSummary, summarizeFile } from './cpuprofile-summary';
 import { runTag } from './fixtures';
 import { getLoad, putLoad } from './http';
 import { startApi, type Stoppable } from './processes';
+import { cpuSeconds } from './put-only';
 import { fmtPoint } from './report';
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
-
-/** utime + stime of a process, in seconds (0 if it is gone). */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-  } catch {
-    return 0;
-  }
-}
 
 export async function runProfile(url: string, children: Stoppable[], log: (m: string) => void): Promise<void> {
   const dir = path.join(os.tmpdir(), `pix-bench-cpuprof-${Date.now()}`);

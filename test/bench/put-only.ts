@@ -24,7 +24,11 @@ export function cpuTimes(pid: number): [number, number] {
     return [0, 0];
   }
 }
-export const cpuSeconds = (pid: number) => cpuTimes(pid)[0] + cpuTimes(pid)[1];
+/** utime + stime of a process, in seconds (0 if it is gone). */
+export const cpuSeconds = (pid: number) => {
+  const [user, system] = cpuTimes(pid);
+  return user + system;
+};
 /**
  * Hardware counters of a process while `run` runs (`perf stat`, where it exists and counters are
  * readable): instructions are far steadier than CPU time on a shared machine, for before/after.
