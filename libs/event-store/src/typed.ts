@@ -61,4 +61,4 @@ export async function aggregateStream<E extends DomainEvent, S>(store: EventStor
 }
 
 /** Event data as the store's port takes it (a plain JSON object), without a cast. */
-export const toEventData = (data: object): Record<string, unknown> => Object.fromEntries(Object.entries(data));
+export const toEventData = (data: object): Record<string, unknown> => ({ ...data });

@@ -69,7 +69,13 @@ export class InlineProjections implements InlineProjector {
   }
 }
 
-const columnTypes = (p: Projection<any>) => p.columns.map((c) => ({ name: c.name, type: c.sqlType.replace(/\s+NOT NULL\s*$/i, '') }));
+/** A projection's columns as the statement declares them: worked out once (they were on every append's path). */
+const columnTypes = (p: Projection<any>) => {
+  let types = declaredColumns.get(p);
+  if (!types) declaredColumns.set(p, (types = p.columns.map((c) => ({ name: c.name, type: c.sqlType.replace(/\s+NOT NULL\s*$/i, '') }))));
+  return types;
+};
+const declaredColumns = new WeakMap<Projection<any>, { name: string; type: string }[]>();
 
 function columnValues(p: Projection<any>, row: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -76,7 +76,15 @@ const statements = new Map<string, { name: string; text: string }>();
 
 /** Which tables, which columns, which conditions: appends of one shape share a statement. */
 export const inlineShape = (writes: InlineTableWrite[], conditions: readonly AppendCondition[]) =>
-  writes.map((w) => `${w.table}(${w.columns.map((c) => `${c.name} ${c.type}`).join(',')})`).join(';') + conditions.map((c) => `|${c.sql}`).join('');
+  writes.map(tableShape).join(';') + conditions.map((c) => `|${c.sql}`).join('');
+
+/** A table write's part of the shape, kept per columns array (projectors hand the same one to every append). */
+function tableShape(w: InlineTableWrite): string {
+  let shape = tableShapes.get(w.columns);
+  if (shape === undefined) tableShapes.set(w.columns, (shape = `(${w.columns.map((c) => `${c.name} ${c.type}`).join(',')})`));
+  return w.table + shape;
+}
+const tableShapes = new WeakMap<InlineTableWrite['columns'], string>();
 
 /** A condition's `$k` renumbered after the parameters before it. */
 function renumber(sql: string, offset: number): string {

@@ -5,7 +5,7 @@ export type CobVRow = Extract<CobVState, { exists: true }>;
 
 /** `host/qr/v2/cobv/{token}` (with or without https://) → `token`; undefined when there is none. */
 export function locationTokenOf(location: string | undefined): string | undefined {
-  const token = location?.split('/').pop();
+  const token = location?.slice(location.lastIndexOf('/') + 1);
   return token ? token : undefined;
 }
 
