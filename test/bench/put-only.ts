@@ -2,7 +2,8 @@
  * BENCH_ONLY=put: item 1 alone, for development. The API on a scratch database seeded with
  * BENCH_PUT_SEED charges (default 20,000; item 1 runs on 100,000 in the full run), then at each
  * of BENCH_PUT_CLIENTS (default 1,64) raw INSERT, bare Fastify and the API back to back, with
- * the CPU each process spent per PUT (Linux /proc). Prints the rows; docs/benchmarks.md is left as it is.
+ * the CPU each process spent per PUT (Linux /proc) and the API's instructions and cycles per PUT
+ * (`perf stat`, if present). Prints the rows; docs/benchmarks.md is left as it is.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -45,7 +46,6 @@ async function counted<T>(pid: number, run: () => Promise<T>): Promise<{ result:
   const value = (name: string) => Number(out.split('\n').find((l) => l.split(',')[2]?.startsWith(name))?.split(',')[0]) || undefined;
   return { result, instructions: value('instructions'), cycles: value('cycles') };
 }
-const commits = async (db: Pool) => Number((await db.query(`SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`)).rows[0].xact_commit);
 
 export async function putOnly(url: string, db: Pool, children: Stoppable[], http: Durations, storage: Durations, log: (m: string) => void): Promise<void> {
   const seedCount = Number(process.env.BENCH_PUT_SEED ?? 20_000);
@@ -72,16 +72,17 @@ export async function putOnly(url: string, db: Pool, children: Stoppable[], http
     const raw = await rawInsertCeiling(url, c, JSON.stringify(putBody()), storage);
     const bareCounted = await counted(bare.proc.pid!, () => putLoad(bare.url, c, `b${c}x${tag}${i}`, http));
     const bareput = bareCounted.result;
-    const before = { api: cpuTimes(api.proc.pid!), bench: cpuSeconds(process.pid), commits: await commits(db) };
+    const before = { api: cpuTimes(api.proc.pid!), bench: cpuSeconds(process.pid) };
     const { result: put, instructions, cycles } = await counted(api.proc.pid!, () => putLoad(api.url, c, `p${c}x${tag}${i}`, http));
-    const after = { api: cpuTimes(api.proc.pid!), commits: await commits(db) };
+    const after = { api: cpuTimes(api.proc.pid!), bench: cpuSeconds(process.pid) };
+    // Every PUT of the phase, warm-up included (the counters and CPU times cover both): its rows.
     const made = Number((await db.query(`SELECT count(*) AS n FROM rm_cobv WHERE id LIKE $1`, [`%/p${c}x${tag}${i}%`])).rows[0].n);
-    const bareMade = bareput.count * (1 + http.warmupMs / http.measureMs);
-    if (instructions) console.log(`  API per PUT (${made} PUTs, warm-up included): ${(instructions / made / 1e6).toFixed(3)} M instructions, ${((cycles ?? 0) / made / 1e6).toFixed(3)} M cycles; bare Fastify per PUT (approx.): ${((bareCounted.instructions ?? 0) / bareMade / 1e6).toFixed(3)} M instructions, ${((bareCounted.cycles ?? 0) / bareMade / 1e6).toFixed(3)} M cycles`);
-    const puts = put.count * (1 + http.warmupMs / http.measureMs);
-    const perPut = (s: number) => `${((s * 1000) / puts).toFixed(3)} ms`;
-    console.log(`  API user ${perPut(after.api[0] - before.api[0])}, system ${perPut(after.api[1] - before.api[1])}; commits in the database per PUT ${((after.commits - before.commits) / puts).toFixed(2)}`);
-    console.log(`${c} client(s): API ${fmtPoint(put, 'req/s')} · raw INSERT ${fmtRate(raw.rate, 'tx/s')} (${(put.rate / raw.rate).toFixed(3)}) · bare Fastify ${fmtRate(bareput.rate, 'req/s')} (${(put.rate / bareput.rate).toFixed(3)}) · CPU per PUT (warm-up included, approx.): API ${perPut(after.api[0] + after.api[1] - before.api[0] - before.api[1])}, bench ${perPut(cpuSeconds(process.pid) - before.bench)}`);
+    const bareMade = bareput.count * (1 + http.warmupMs / http.measureMs); // bare Fastify keeps no rows: estimated
+    const ms = (seconds: number) => `${((seconds * 1000) / made).toFixed(3)} ms`;
+    const millions = (n: number | undefined, of: number) => (n === undefined ? 'n/a' : `${(n / of / 1e6).toFixed(3)} M`);
+    console.log(`${c} client(s): API ${fmtPoint(put, 'req/s')} · raw INSERT ${fmtRate(raw.rate, 'tx/s')} (${(put.rate / raw.rate).toFixed(3)}) · bare Fastify ${fmtRate(bareput.rate, 'req/s')} (${(put.rate / bareput.rate).toFixed(3)})`);
+    console.log(`  per PUT over ${made} PUTs (warm-up included): API user ${ms(after.api[0] - before.api[0])}, system ${ms(after.api[1] - before.api[1])}, bench ${ms(after.bench - before.bench)}`);
+    console.log(`  instructions / cycles per PUT: API ${millions(instructions, made)} / ${millions(cycles, made)}; bare Fastify (estimated count) ${millions(bareCounted.instructions, bareMade)} / ${millions(bareCounted.cycles, bareMade)}`);
   }
   log(`API peak RSS ${api.peakRssMiB()?.toFixed(0)} MiB; BENCH_ONLY: docs/benchmarks.md not rewritten`);
 }
