@@ -67,9 +67,14 @@ if (!BROKERS) {
     it('settles the charge and delivers the exact official Pix to {webhookUrl}/pix', async () => {
       const txid = await charge();
       const message = cashIn(txid);
-      await psp!.publish(message);
+      // The PSP core names its request: the API's settlement line carries that id (ADR 17).
+      const cid = `psp-${randomUUID()}`;
+      await psp!.publish(message, { 'x-correlation-id': cid });
       const cobv = await concluded(txid);
       expect(cobv.pix).toEqual([official(message)]);
+      const settled = api!.output().split('\n').filter((line) => line.includes(`${txid} CONCLUIDA`));
+      expect(settled).toHaveLength(1);
+      expect(JSON.parse(settled[0])).toMatchObject({ correlationId: cid, context: 'Settlement' });
       expect((await http('GET', `/pix/${message.endToEndId}`)).body).toEqual(official(message));
       const [request] = await deliveries(message.endToEndId, 1);
       expect({ method: request.method, path: request.path, type: request.headers['content-type'], id: request.headers['webhook-id'] }).toEqual({

@@ -26,8 +26,9 @@ export class PspCore {
     return new PspCore(producer);
   }
 
-  publish(message: PixRecebidoMessage): Promise<void> {
-    return this.publishRaw(message.chave, JSON.stringify(message));
+  /** `headers`: more message headers (an `x-correlation-id`, say). */
+  publish(message: PixRecebidoMessage, headers: Record<string, string> = {}): Promise<void> {
+    return this.publishRaw(message.chave, JSON.stringify(message), headers);
   }
 
   /**
@@ -45,8 +46,8 @@ export class PspCore {
   }
 
   /** Any bytes under any key (invalid messages included). */
-  async publishRaw(key: string, value: string): Promise<void> {
-    await this.producer.send({ topic: CASH_IN_TOPIC, acks: -1, messages: [{ key, value, headers: { 'content-type': 'application/json' } }] });
+  async publishRaw(key: string, value: string, headers: Record<string, string> = {}): Promise<void> {
+    await this.producer.send({ topic: CASH_IN_TOPIC, acks: -1, messages: [{ key, value, headers: { 'content-type': 'application/json', ...headers } }] });
   }
 
   /** Many messages in few requests (in order per key). */

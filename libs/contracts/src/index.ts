@@ -14,6 +14,7 @@ export * from './loc/loc-request';
 export * from './loc/loc-response';
 export * from './lotecobv/lotecobv-request';
 export * from './pix/cash-in-message';
+export * from './pix/correlation';
 export * from './webhook/webhook-request';
 export * from './paginacao';
 export * from './echo-timestamp';

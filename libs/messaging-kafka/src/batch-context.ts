@@ -1,6 +1,7 @@
 import { BaseRpcContext } from '@nestjs/microservices';
+import type { CashInTrace } from '@pix/contracts';
 
-type BatchContextArgs = [topic: string, partition: number, offsets: { first: string; last: string }, heartbeat: () => Promise<void>];
+type BatchContextArgs = [topic: string, partition: number, offsets: { first: string; last: string }, heartbeat: () => Promise<void>, traces: readonly (CashInTrace | undefined)[]];
 
 /** What a batch handler may ask about its batch (`@Ctx()`): where it came from, and a heartbeat for long work. */
 export class KafkaBatchContext extends BaseRpcContext<BatchContextArgs> {
@@ -19,5 +20,10 @@ export class KafkaBatchContext extends BaseRpcContext<BatchContextArgs> {
 
   getHeartbeat(): () => Promise<void> {
     return this.args[3];
+  }
+
+  /** Per message of the batch (same order), its sender's correlation id from the `x-correlation-id` header, if sane. */
+  getTraces(): readonly (CashInTrace | undefined)[] {
+    return this.args[4];
   }
 }

@@ -184,4 +184,38 @@ type Behaviour = (batch: Item[], context: KafkaBatchContext) => Promise<void>;
       await second.close();
     }
   });
+
+  it("hands each valid message's sane x-correlation-id to the handler beside it (invalid ids and dead letters dropped)", async () => {
+    const group = `test-batch-d-${run}`;
+    const seen: [number, string | undefined][] = [];
+    behaviour = async (batch, context) => {
+      batch.forEach((item, i) => item.n >= 3000 && seen.push([item.n, context.getTraces()[i]?.correlationId]));
+    };
+    const header = (id: string | Buffer) => ({ 'x-correlation-id': id });
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: [
+        { key: 'one-key', value: JSON.stringify({ n: 3000 }), headers: header('req-3000') },
+        { key: 'one-key', value: 'junk', headers: header('req-junk') },
+        { key: 'one-key', value: JSON.stringify({ n: 3001 }) },
+        { key: 'one-key', value: JSON.stringify({ n: 3002 }), headers: header('bad id\n[cid=forged]') },
+        { key: 'one-key', value: JSON.stringify({ n: 3003 }), headers: header(Buffer.from('req-3003')) },
+        { key: 'one-key', value: JSON.stringify({ n: 3004 }), headers: header('x'.repeat(101)) },
+      ],
+    });
+    const { app } = await startConsumer(group);
+    try {
+      await until('the traced messages', () => seen.length >= 5);
+      expect(seen).toEqual([
+        [3000, 'req-3000'],
+        [3001, undefined],
+        [3002, undefined],
+        [3003, 'req-3003'],
+        [3004, undefined],
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -138,7 +138,7 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
       const slice = batch.messages.slice(i, i + max);
       const offsets = { first: slice[0].offset, last: slice[slice.length - 1].offset };
       const where = `${consumerName}: ${topic}/${partition}/${offsets.first}-${offsets.last}`;
-      const { valid, deadLetters: refused } = validateBatch(slice, { topic, partition, consumerName }, contract);
+      const { valid, traces, deadLetters: refused } = validateBatch(slice, { topic, partition, consumerName }, contract);
       if (refused.length > 0) {
         const messages = refused.map(({ key, value, headers }) => ({ key, value, headers }));
         // Offsets move only once the dead letters are stored: a broker outage is waited out.
@@ -146,7 +146,7 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
         for (const r of refused) this.options.logger.error(`${consumerName}: message ${r.source} is invalid (${r.reason}); sent to ${contract.deadLetterTopic}`);
       }
       if (valid.length > 0) {
-        const context = new KafkaBatchContext([topic, partition, offsets, heartbeat]);
+        const context = new KafkaBatchContext([topic, partition, offsets, heartbeat, traces]);
         await retrying(() => this.invoke(handler, valid, context), `${where}: handling ${valid.length} message(s)`, deps);
       }
       resolveOffset(offsets.last);

@@ -1,4 +1,4 @@
-import { CASH_IN_TOPIC, type PixRecebidoMessage } from '@pix/contracts';
+import { CASH_IN_TOPIC, CORRELATION_ID_HEADER, type CashInTrace, type PixRecebidoMessage } from '@pix/contracts';
 import type { Kafka, Producer } from 'kafkajs';
 
 /** Key = the receiver's Pix key, so one key's cash-ins stay in order; acks from all replicas. */
@@ -14,10 +14,10 @@ export class KafkaCashInPublisher {
     return this.producer.connect();
   }
 
-  /** `trace.correlationId` goes as the `x-correlation-id` header, for whoever reads the topic. */
-  async publish(message: PixRecebidoMessage, trace?: { correlationId?: string }): Promise<void> {
+  /** `trace.correlationId` goes as the `x-correlation-id` header: consumers log under it. */
+  async publish(message: PixRecebidoMessage, trace?: CashInTrace): Promise<void> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (trace?.correlationId) headers['x-correlation-id'] = trace.correlationId;
+    if (trace?.correlationId) headers[CORRELATION_ID_HEADER] = trace.correlationId;
     await this.producer.send({
       topic: CASH_IN_TOPIC,
       acks: -1,

@@ -1,3 +1,4 @@
+import { CORRELATION_ID_HEADER, saneCorrelationId, type CashInTrace } from '@pix/contracts';
 import type { KafkaMessage, Message } from 'kafkajs';
 
 /** How a topic's messages are read: the contracts library's parser, and where refused ones go. */
@@ -6,23 +7,34 @@ export interface TopicContract<T = unknown> {
   deadLetterTopic: string;
 }
 
+/** A message's trace: its `x-correlation-id` header when that is a sane id (it ends up in log lines). */
+function traceOf(message: KafkaMessage): CashInTrace | undefined {
+  const header = message.headers?.[CORRELATION_ID_HEADER];
+  const raw = Array.isArray(header) ? header[0] : header;
+  const correlationId = saneCorrelationId(Buffer.isBuffer(raw) ? raw.toString('utf8') : raw);
+  return correlationId ? { correlationId } : undefined;
+}
+
 /**
- * A slice of a fetched batch, validated: `valid` goes to the handler in order; `deadLetters` are
+ * A slice of a fetched batch, validated: `valid` goes to the handler in order, `traces[i]` beside
+ * `valid[i]`; `deadLetters` are
  * the refused messages as they are sent to the dead-letter topic, the original key and bytes
  * with `dlt-reason`, `dlt-consumer` and `dlt-source` (`topic/partition/offset`) headers.
  */
 export function validateBatch<T>(messages: KafkaMessage[], where: { topic: string; partition: number; consumerName: string }, contract: TopicContract<T>) {
   const valid: T[] = [];
+  const traces: (CashInTrace | undefined)[] = [];
   const deadLetters: (Message & { reason: string; source: string })[] = [];
   for (const message of messages) {
     const parsed = contract.parse(message.value);
     if (parsed.value !== undefined) {
       valid.push(parsed.value);
+      traces.push(traceOf(message));
       continue;
     }
     const reason = parsed.error ?? 'invalid';
     const source = `${where.topic}/${where.partition}/${message.offset}`;
     deadLetters.push({ key: message.key ?? null, value: message.value, headers: { 'dlt-reason': reason, 'dlt-consumer': where.consumerName, 'dlt-source': source }, reason, source });
   }
-  return { valid, deadLetters };
+  return { valid, traces, deadLetters };
 }

@@ -1,9 +1,4 @@
-import type { PixRecebidoMessage } from '@pix/contracts';
-
-/** Who a published cash-in is for in the logs: the correlation id of the request that made it. */
-export interface CashInTrace {
-  correlationId?: string;
-}
+import type { CashInTrace, PixRecebidoMessage } from '@pix/contracts';
 
 /** What a consumer does with cash-ins: the same batch handler the Kafka transport calls; `traces[i]` is `batch[i]`'s. */
 export type CashInBatchHandler = (batch: PixRecebidoMessage[], traces?: readonly (CashInTrace | undefined)[]) => Promise<void>;

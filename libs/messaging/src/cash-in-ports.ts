@@ -1,9 +1,4 @@
-import type { PixRecebidoMessage } from '@pix/contracts';
-
-/** Who a published cash-in is for in the logs: the correlation id of the request that made it (ADR 17). */
-export interface CashInTrace {
-  correlationId?: string;
-}
+import type { CashInTrace, PixRecebidoMessage } from '@pix/contracts';
 
 /** Publishes a cash-in exactly as a PSP's core would (Kafka, or local mode's in-process transport). */
 export interface CashInPublisher {

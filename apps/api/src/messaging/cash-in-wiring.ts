@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Pool } from 'pg';
-import type { PixRecebidoMessage } from '@pix/contracts';
+import type { CashInTrace, PixRecebidoMessage } from '@pix/contracts';
 import type { EventStore } from '@pix/event-store';
-import { NotifierCore, NOTIFIER_INTAKE, type CashInPublisher, type CashInTrace, type OperatorOutbox } from '@pix/messaging';
+import { NotifierCore, NOTIFIER_INTAKE, type CashInPublisher, type OperatorOutbox } from '@pix/messaging';
 import type { KafkaBatchServer, KafkaCashInPublisher } from '@pix/messaging-kafka';
 import { kafkaTransport } from './kafka-transport';
 import { InProcessCashInBus } from '@pix/messaging-local';

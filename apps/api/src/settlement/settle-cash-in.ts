@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { PixRecebidoMessage } from '@pix/contracts';
-import type { CashInTrace } from '@pix/messaging';
+import type { CashInTrace, PixRecebidoMessage } from '@pix/contracts';
 import { withCorrelationId } from '@pix/observability';
 import { cobvDecider, pixDecider, type PixRecebido } from '@pix/domain';
 import { handleCommand, type EventStore } from '@pix/event-store';

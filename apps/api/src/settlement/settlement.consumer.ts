@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
-import { EventPattern, Payload } from '@nestjs/microservices';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { CASH_IN_TOPIC, type PixRecebidoMessage } from '@pix/contracts';
+import type { KafkaBatchContext } from '@pix/messaging-kafka';
 import { Public } from '../auth/auth-context';
 import { SettleCashIn } from './settle-cash-in';
 
@@ -17,7 +18,8 @@ export class SettlementConsumer {
   constructor(private readonly settle: SettleCashIn) {}
 
   @EventPattern(CASH_IN_TOPIC, SETTLEMENT_TRANSPORT)
-  onCashIns(@Payload() batch: PixRecebidoMessage[]): Promise<void> {
-    return this.settle.handleBatch(batch);
+  onCashIns(@Payload() batch: PixRecebidoMessage[], @Ctx() context: KafkaBatchContext): Promise<void> {
+    // Settlement lines name the publisher's correlation id (the x-correlation-id header, ADR 17).
+    return this.settle.handleBatch(batch, context.getTraces());
   }
 }
