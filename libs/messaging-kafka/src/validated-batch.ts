@@ -11,7 +11,8 @@ export interface TopicContract<T = unknown> {
 function traceOf(message: KafkaMessage): CashInTrace | undefined {
   const header = message.headers?.[CORRELATION_ID_HEADER];
   const raw = Array.isArray(header) ? header[0] : header;
-  const correlationId = saneCorrelationId(Buffer.isBuffer(raw) ? raw.toString('utf8') : raw);
+  // A sane id is at most 100 ASCII bytes: a longer header is not decoded at all.
+  const correlationId = saneCorrelationId(Buffer.isBuffer(raw) ? (raw.length <= 100 ? raw.toString('latin1') : undefined) : raw);
   return correlationId ? { correlationId } : undefined;
 }
 
