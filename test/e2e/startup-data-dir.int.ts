@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureBuilt, freePort } from '../support/api-process';
@@ -108,6 +109,26 @@ describe('local mode starts in any data folder it can use, and says in one line 
     expect(line).toContain(`chmod o+x ${closed}`);
     expect(statSync(closed).mode & 0o777).toBe(0o700);
     expect(existsSync(dir)).toBe(false);
+  });
+
+  it('a port already taken: exit 2 with one line, and the embedded PostgreSQL it started is stopped', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const dir = path.join(tempDir(), 'data');
+    try {
+      const run = runApi({ DATA_DIR: dir, PORT: String((taken.address() as AddressInfo).port) });
+      const timer = setTimeout(() => run.child.kill('SIGKILL'), 60_000);
+      const code = await run.exited;
+      clearTimeout(timer);
+      expect({ code, failure: run.stderr().split('\n').find((l) => l.startsWith('start-up failed')) }).toEqual({ code: 2, failure: expect.stringContaining('EADDRINUSE') });
+      // PostgreSQL removes postmaster.pid when it shuts down: nothing is left running in DATA_DIR.
+      expect(existsSync(path.join(dir, 'pg', 'postmaster.pid'))).toBe(false);
+    } finally {
+      // Only if the assertion above failed: stop what it left behind.
+      const pidFile = path.join(dir, 'pg', 'postmaster.pid');
+      if (existsSync(pidFile)) process.kill(Number(readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGTERM');
+      taken.close();
+    }
   });
 
   it('an unreachable DATABASE_URL: exit 2, one line without the password', async () => {

@@ -27,8 +27,17 @@ async function main(): Promise<void> {
   Logger.overrideLogger(apiLogger(config)); // JSON from the first line in production
   const logger = new Logger('Main');
   const database = await startDatabase(config, (m) => logger.log(m));
-  const app = await createApiApp({ config, databaseUrl: database.url });
-  await app.listen({ port: config.port, host: config.host });
+  let app: Awaited<ReturnType<typeof createApiApp>> | undefined;
+  try {
+    app = await createApiApp({ config, databaseUrl: database.url });
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // The embedded PostgreSQL outlives this process unless told to stop: a start that fails
+    // after it (a port already taken, say) must not leave it running.
+    await app?.close().catch(() => undefined);
+    await database.stop().catch(() => undefined);
+    throw error;
+  }
   const base = `${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}${config.basePath}`;
   const r = config.recebedor;
   logger.log(`${config.mode} mode: API Pix at ${base} (health: ${config.tls ? 'https' : 'http'}://localhost:${config.port}/health)`);
