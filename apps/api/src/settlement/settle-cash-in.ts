@@ -41,7 +41,9 @@ export class SettleCashIn {
     const byCharge = new Map<string, [PixRecebidoMessage, string | undefined][]>();
     batch.forEach((m, i) => {
       const charge = m.txid ? `txid ${m.txid}` : `e2e ${m.endToEndId}`;
-      byCharge.set(charge, [...(byCharge.get(charge) ?? []), [m, traces[i]?.correlationId]]);
+      const queue = byCharge.get(charge);
+      if (queue) queue.push([m, traces[i]?.correlationId]);
+      else byCharge.set(charge, [[m, traces[i]?.correlationId]]);
     });
     const queues = [...byCharge.values()];
     let next = 0;
