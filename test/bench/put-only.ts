@@ -6,7 +6,7 @@
  * (`perf stat`, if present). Prints the rows; docs/benchmarks.md is left as it is.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Pool } from 'pg';
 import { putBody, runTag, seedEvents } from './fixtures';
 import { capture, putLoad } from './http';
@@ -30,6 +30,21 @@ export const cpuSeconds = (pid: number) => {
   const [user, system] = cpuTimes(pid);
   return user + system;
 };
+/** utime + stime of every PostgreSQL process now (server, backends, WAL writer), by pid. */
+function postgresTimes(): Map<number, number> {
+  const times = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') times.set(Number(entry), cpuSeconds(Number(entry)));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return times;
+}
+/** CPU seconds PostgreSQL spent between two readings (a backend started meanwhile: all of its time). */
+const postgresSpent = (before: Map<number, number>, after: Map<number, number>) => [...after].reduce((sum, [pid, t]) => sum + t - (before.get(pid) ?? 0), 0);
 /**
  * Hardware counters of a process while `run` runs (`perf stat`, where it exists and counters are
  * readable): instructions are far steadier than CPU time on a shared machine, for before/after.
@@ -72,16 +87,16 @@ export async function putOnly(url: string, db: Pool, children: Stoppable[], http
     const raw = await rawInsertCeiling(url, c, JSON.stringify(putBody()), storage);
     const bareCounted = await counted(bare.proc.pid!, () => putLoad(bare.url, c, `b${c}x${tag}${i}`, http));
     const bareput = bareCounted.result;
-    const before = { api: cpuTimes(api.proc.pid!), bench: cpuSeconds(process.pid) };
+    const before = { api: cpuTimes(api.proc.pid!), bench: cpuSeconds(process.pid), pg: postgresTimes(), at: performance.now() };
     const { result: put, instructions, cycles } = await counted(api.proc.pid!, () => putLoad(api.url, c, `p${c}x${tag}${i}`, http));
-    const after = { api: cpuTimes(api.proc.pid!), bench: cpuSeconds(process.pid) };
+    const after = { api: cpuTimes(api.proc.pid!), bench: cpuSeconds(process.pid), pg: postgresTimes(), at: performance.now() };
     // Every PUT of the phase, warm-up included (the counters and CPU times cover both): its rows.
     const made = Number((await db.query(`SELECT count(*) AS n FROM rm_cobv WHERE id LIKE $1`, [`%/p${c}x${tag}${i}%`])).rows[0].n);
     const bareMade = bareput.count * (1 + http.warmupMs / http.measureMs); // bare Fastify keeps no rows: estimated
     const ms = (seconds: number) => `${((seconds * 1000) / made).toFixed(3)} ms`;
     const millions = (n: number | undefined, of: number) => (n === undefined ? 'n/a' : `${(n / of / 1e6).toFixed(3)} M`);
     console.log(`${c} client(s): API ${fmtPoint(put, 'req/s')} · raw INSERT ${fmtRate(raw.rate, 'tx/s')} (${(put.rate / raw.rate).toFixed(3)}) · bare Fastify ${fmtRate(bareput.rate, 'req/s')} (${(put.rate / bareput.rate).toFixed(3)})`);
-    console.log(`  per PUT over ${made} PUTs (warm-up included): API user ${ms(after.api[0] - before.api[0])}, system ${ms(after.api[1] - before.api[1])}, bench ${ms(after.bench - before.bench)}`);
+    console.log(`  per PUT over ${made} PUTs (warm-up included): API user ${ms(after.api[0] - before.api[0])}, system ${ms(after.api[1] - before.api[1])}, bench ${ms(after.bench - before.bench)}, postgres ${ms(postgresSpent(before.pg, after.pg))}; CPUs busy ${((after.api[0] + after.api[1] - before.api[0] - before.api[1] + after.bench - before.bench + postgresSpent(before.pg, after.pg)) / ((after.at - before.at) / 1000)).toFixed(2)} of 2`);
     console.log(`  instructions / cycles per PUT: API ${millions(instructions, made)} / ${millions(cycles, made)}; bare Fastify (estimated count) ${millions(bareCounted.instructions, bareMade)} / ${millions(bareCounted.cycles, bareMade)}`);
   }
   log(`API peak RSS ${api.peakRssMiB()?.toFixed(0)} MiB; BENCH_ONLY: docs/benchmarks.md not rewritten`);
