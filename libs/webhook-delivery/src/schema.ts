@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
 import { migrate, type Migration } from '@pix/event-store';
+import { CLAIM_FUNCTION_DDL } from './claim-sql';
 
 /**
  * One row per cash-in notification (keyed by the endToEndId-derived UUID) plus an append-only
@@ -71,14 +73,15 @@ export const CLAIM_INDEX_DDL = `
 CREATE INDEX IF NOT EXISTS webhook_outbox_leased_idx ON webhook_outbox (chave, lease_until) WHERE status = 'pending' AND lease_until IS NOT NULL;
 `;
 
-/** Serialises claims so the per-key in-flight cap holds across workers; claims are one short statement. */
-export const CLAIM_LOCK_ID = 727_102;
+export { CLAIM_LOCK_ID } from './claim-sql';
 
 /** The outbox tables, then batching, as versioned start-up migrations under the one schema lock. */
 export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   { id: '0003-webhook-outbox', up: async (client) => void (await client.query(OUTBOX_DDL)) },
   { id: '0004-webhook-batches', up: async (client) => void (await client.query(BATCH_DDL)) },
   { id: '0005-webhook-claim-index', up: async (client) => void (await client.query(CLAIM_INDEX_DDL)) },
+  // One id per version of the function: a changed body is applied once, on the first start with it.
+  { id: `webhook-claim-function-${createHash('sha1').update(CLAIM_FUNCTION_DDL).digest('hex').slice(0, 12)}`, up: async (client) => void (await client.query(CLAIM_FUNCTION_DDL)) },
 ];
 
 export async function ensureOutboxSchema(pool: Pool): Promise<void> {

@@ -1,0 +1,138 @@
+/** Serialises claims so the per-key in-flight cap holds across workers. */
+export const CLAIM_LOCK_ID = 727_102;
+
+/**
+ * Due rows, key by key (oldest due key first), at most `free × batch` rows per key, where a slot
+ * is a distinct delivery under an unexpired lease of any worker. Rows are ordered so a batch's
+ * members (same schedule, same batch_id) are adjacent; SKIP LOCKED steps over rows a result or
+ * resend is writing. Keys are found by skipping through the (chave, next_attempt_at) index one
+ * key at a time, and each key's leases and oldest due row by index too: a claim reads a few rows
+ * per key, not every pending row (a slow key's backlog of thousands made every claim, for every
+ * key, slower). Each key's rows are read in that index's order and only as many as it can take
+ * (no sort of its whole due backlog); members of a batch the window cuts off are completed below.
+ */
+const CANDIDATES = `
+lanes AS (
+  SELECT * FROM unnest(p_keys, p_caps, p_batches) AS l(chave, cap, batch)
+), pending_keys AS (
+  (SELECT o.chave FROM webhook_outbox o WHERE o.status = 'pending' ORDER BY o.chave LIMIT 1)
+  UNION ALL
+  SELECT (SELECT o.chave FROM webhook_outbox o WHERE o.status = 'pending' AND o.chave > k.chave ORDER BY o.chave LIMIT 1)
+    FROM pending_keys k WHERE k.chave IS NOT NULL
+), keys AS (
+  SELECT k.chave, COALESCE(l.cap, p_cap) - f.in_flight AS free, COALESCE(l.batch, p_batch) AS batch, d.oldest
+    FROM pending_keys k
+    LEFT JOIN lanes l ON l.chave = k.chave
+    CROSS JOIN LATERAL (
+      SELECT count(DISTINCT o.batch_id) AS in_flight FROM webhook_outbox o
+       WHERE o.chave = k.chave AND o.status = 'pending' AND o.lease_until IS NOT NULL AND o.lease_until > p_now
+    ) f
+    CROSS JOIN LATERAL (
+      SELECT o.next_attempt_at AS oldest FROM webhook_outbox o
+       WHERE o.chave = k.chave AND o.status = 'pending' AND o.next_attempt_at <= p_now AND (o.lease_until IS NULL OR o.lease_until <= p_now)
+       ORDER BY o.next_attempt_at LIMIT 1
+    ) d
+   WHERE k.chave IS NOT NULL AND f.in_flight < COALESCE(l.cap, p_cap)
+   ORDER BY d.oldest
+   LIMIT p_limit
+), cand AS (
+  SELECT k.chave, k.free, k.batch, p.id, p.batch_id, p.body, p.attempt_count, b.body AS batch_body, b.item_count,
+         row_number() OVER (ORDER BY p.next_attempt_at, p.batch_id NULLS LAST, p.id) AS o
+    FROM keys k
+   CROSS JOIN LATERAL (
+     SELECT n.id, n.batch_id, n.body, n.attempt_count, n.next_attempt_at
+       FROM webhook_outbox n
+      WHERE n.chave = k.chave AND n.status = 'pending' AND n.next_attempt_at <= p_now
+        AND (n.lease_until IS NULL OR n.lease_until <= p_now)
+      ORDER BY n.next_attempt_at
+      LIMIT k.free * k.batch
+      FOR UPDATE OF n SKIP LOCKED
+   ) p
+   LEFT JOIN webhook_batch b ON b.id = p.batch_id
+)`;
+
+/**
+ * Candidates → deliveries, in the order each delivery's first row comes: an existing batch goes
+ * whole under its id (a retry keeps its id and items); a row attempted before batching existed
+ * goes alone; rows never sent are packed, in order, into new batches of the key's batch size,
+ * without waiting to fill one. A key starts at most `free` deliveries, a claim at most `limit`.
+ * An existing batch the row window cut short gets its other due members; one that still lacks
+ * some (leased or written elsewhere) waits for a later claim.
+ */
+const DELIVERIES = `
+tagged AS (
+  SELECT c.*,
+    CASE WHEN c.batch_id IS NOT NULL THEN 'b' WHEN c.attempt_count > 0 THEN 'a' ELSE 'n' END AS kind,
+    CASE WHEN c.batch_id IS NOT NULL THEN c.batch_id WHEN c.attempt_count > 0 THEN c.id END AS ref,
+    CASE WHEN c.batch_id IS NULL AND c.attempt_count = 0
+         THEN (row_number() OVER (PARTITION BY c.chave, (c.batch_id IS NULL AND c.attempt_count = 0) ORDER BY c.o) - 1) / c.batch
+         ELSE 0 END AS chunk
+  FROM cand c
+), started AS (
+  SELECT d.* FROM (
+    SELECT d.*, row_number() OVER (PARTITION BY d.chave ORDER BY d.first_o) AS key_rank
+      FROM (SELECT t.chave, t.kind, t.ref, t.chunk, min(t.o) AS first_o, min(t.free) AS free,
+                   min(t.item_count) AS item_count, min(t.batch_body) AS batch_body
+              FROM tagged t GROUP BY t.chave, t.kind, t.ref, t.chunk) d
+  ) d
+  WHERE d.key_rank <= d.free
+  ORDER BY d.first_o
+  LIMIT p_limit
+), extra AS (
+  SELECT x.id, x.batch_id, x.body, x.attempt_count FROM webhook_outbox x
+   WHERE x.batch_id IN (SELECT s.ref FROM started s WHERE s.kind = 'b')
+     AND x.status = 'pending' AND x.next_attempt_at <= p_now AND (x.lease_until IS NULL OR x.lease_until <= p_now)
+     AND x.id NOT IN (SELECT t.id FROM tagged t)
+   FOR UPDATE SKIP LOCKED
+), members AS (
+  SELECT s.first_o, t.id, t.body, t.attempt_count, t.o FROM started s
+    JOIN tagged t ON t.chave = s.chave AND t.kind = s.kind AND t.chunk = s.chunk AND t.ref IS NOT DISTINCT FROM s.ref
+  UNION ALL
+  -- After the window's rows, in id order (as the claim always added them).
+  SELECT s.first_o, x.id, x.body, x.attempt_count, 1000000000 + row_number() OVER (ORDER BY x.id)
+    FROM started s JOIN extra x ON x.batch_id = s.ref AND s.kind = 'b'
+), ready AS MATERIALIZED (
+  SELECT s.*, m.items, m.bodies, m.attempts,
+    CASE WHEN s.kind <> 'n' THEN s.ref WHEN cardinality(m.items) = 1 THEN m.items[1] ELSE gen_random_uuid() END AS did
+    FROM started s
+    JOIN (SELECT first_o, array_agg(id ORDER BY o) AS items, array_agg(body ORDER BY o) AS bodies, array_agg(attempt_count ORDER BY o) AS attempts
+            FROM members GROUP BY first_o) m ON m.first_o = s.first_o
+   WHERE s.kind <> 'b' OR cardinality(m.items) = COALESCE(s.item_count, 1)
+), composed AS (
+  SELECT r.*,
+    CASE WHEN cardinality(r.items) = 1 AND r.did = r.items[1] THEN r.bodies[1]
+         WHEN r.batch_body IS NOT NULL THEN r.batch_body
+         ELSE '{"pix":[' || (SELECT string_agg(substr(b, 9, length(b) - 10), ',' ORDER BY i) FROM unnest(r.bodies) WITH ORDINALITY AS u(b, i)) || ']}'
+    END AS delivery_body
+    FROM ready r
+), new_batches AS (
+  INSERT INTO webhook_batch (id, chave, body, item_count, created_at)
+  SELECT c.did, c.chave, c.delivery_body, cardinality(c.items), p_now FROM composed c WHERE c.kind <> 'b' AND cardinality(c.items) > 1
+), leased AS (
+  UPDATE webhook_outbox o
+     SET batch_id = c.did, lease_until = p_lease_until, lease_token = p_token, attempt_count = o.attempt_count + 1, updated_at = p_now
+    FROM composed c CROSS JOIN LATERAL unnest(c.items) AS it(id)
+   WHERE o.id = it.id
+)`;
+
+/**
+ * A claim in ONE round trip: the function takes the claim lock (claimers take turns, so two
+ * cannot both see a free slot), and its query then runs on a snapshot taken after the lock, so
+ * it sees every lease the claimer before it committed. The transaction is the call's own. The
+ * attempt counter moves at claim time, so an attempt whose worker died mid-request still counts
+ * against the schedule. Installed by a migration named after its text (schema.ts).
+ */
+export const CLAIM_FUNCTION_DDL = `
+CREATE OR REPLACE FUNCTION webhook_claim_due(
+  p_now timestamptz, p_limit int, p_cap int, p_batch int, p_keys text[], p_caps int[], p_batches int[],
+  p_lease_until timestamptz, p_token uuid)
+RETURNS TABLE (delivery_id uuid, chave text, body text, items uuid[], attempt int)
+LANGUAGE plpgsql VOLATILE AS $claim$
+#variable_conflict use_column
+BEGIN
+  PERFORM pg_advisory_xact_lock(${CLAIM_LOCK_ID});
+  RETURN QUERY
+  WITH RECURSIVE ${CANDIDATES}, ${DELIVERIES}
+  SELECT c.did, c.chave, c.delivery_body, c.items, c.attempts[1] + 1 FROM composed c ORDER BY c.first_o;
+END
+$claim$`;
