@@ -10,6 +10,11 @@ export const CLAIM_LOCK_ID = 727_102;
  * per key, not every pending row (a slow key's backlog of thousands made every claim, for every
  * key, slower). Each key's rows are read in that index's order and only as many as it can take
  * (no sort of its whole due backlog); members of a batch the window cuts off are completed below.
+ * A key's rows are selected as a range of that index, `(chave, next_attempt_at) BETWEEN (key,
+ * -infinity) AND (key, now)`: written as `chave = key AND next_attempt_at <= now`, the planner
+ * walked the (next_attempt_at) index instead and filtered, so with a slow key's 2,000 due rows
+ * ahead every other key's claim stepped over all of them (EXPLAIN ANALYZE: 2 × 2,000 rows removed
+ * by filter, 1.7 ms; now none, 1.0 ms).
  */
 const CANDIDATES = `
 lanes AS (
@@ -29,8 +34,8 @@ lanes AS (
     ) f
     CROSS JOIN LATERAL (
       SELECT o.next_attempt_at AS oldest FROM webhook_outbox o
-       WHERE o.chave = k.chave AND o.status = 'pending' AND o.next_attempt_at <= p_now AND (o.lease_until IS NULL OR o.lease_until <= p_now)
-       ORDER BY o.next_attempt_at LIMIT 1
+       WHERE (o.chave, o.next_attempt_at) BETWEEN (k.chave, '-infinity') AND (k.chave, p_now) AND o.status = 'pending' AND (o.lease_until IS NULL OR o.lease_until <= p_now)
+       ORDER BY o.chave, o.next_attempt_at LIMIT 1
     ) d
    WHERE k.chave IS NOT NULL AND f.in_flight < COALESCE(l.cap, p_cap)
    ORDER BY d.oldest
@@ -42,9 +47,9 @@ lanes AS (
    CROSS JOIN LATERAL (
      SELECT n.id, n.batch_id, n.body, n.attempt_count, n.next_attempt_at
        FROM webhook_outbox n
-      WHERE n.chave = k.chave AND n.status = 'pending' AND n.next_attempt_at <= p_now
+      WHERE (n.chave, n.next_attempt_at) BETWEEN (k.chave, '-infinity') AND (k.chave, p_now) AND n.status = 'pending'
         AND (n.lease_until IS NULL OR n.lease_until <= p_now)
-      ORDER BY n.next_attempt_at
+      ORDER BY n.chave, n.next_attempt_at
       LIMIT k.free * k.batch
       FOR UPDATE OF n SKIP LOCKED
    ) p
@@ -120,14 +125,18 @@ tagged AS (
  * cannot both see a free slot), and its query then runs on a snapshot taken after the lock, so
  * it sees every lease the claimer before it committed. The transaction is the call's own. The
  * attempt counter moves at claim time, so an attempt whose worker died mid-request still counts
- * against the schedule. Installed by a migration named after its text (schema.ts).
+ * against the schedule. Installed by a migration named after its text (schema.ts). Its plan is
+ * generic: planning this query cost more than running it (1.4 ms against ~1 ms), and the index
+ * ranges above do not depend on the values.
  */
 export const CLAIM_FUNCTION_DDL = `
 CREATE OR REPLACE FUNCTION webhook_claim_due(
   p_now timestamptz, p_limit int, p_cap int, p_batch int, p_keys text[], p_caps int[], p_batches int[],
   p_lease_until timestamptz, p_token uuid)
 RETURNS TABLE (delivery_id uuid, chave text, body text, items uuid[], attempt int)
-LANGUAGE plpgsql VOLATILE AS $claim$
+LANGUAGE plpgsql VOLATILE
+SET plan_cache_mode = force_generic_plan
+AS $claim$
 #variable_conflict use_column
 BEGIN
   PERFORM pg_advisory_xact_lock(${CLAIM_LOCK_ID});
