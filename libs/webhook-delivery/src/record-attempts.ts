@@ -35,7 +35,8 @@ export interface Recorded {
  * key's oldest due notification (that is not a member of a multi-item batch: those are the
  * claim's). The key's count of leases, which the claim checks against its lane across all
  * workers, is the same before and after the statement: a freed slot goes back to work without
- * waiting for a claim, and no claim can see it free in between.
+ * waiting for a claim, and no claim can see it free in between. The key's due rows are a range
+ * of the (chave, next_attempt_at) index, as in the claim (claim-sql.ts says why).
  */
 export async function recordAttempts(pool: Pool, finished: FinishedDelivery[], lease: HandoverLease): Promise<Recorded> {
   if (finished.length === 0) return { applied: [], next: [] };
@@ -75,9 +76,9 @@ export async function recordAttempts(pool: Pool, finished: FinishedDelivery[], l
        SELECT n.* FROM wanted w
         CROSS JOIN LATERAL (
           SELECT id, chave, body, attempt_count, batch_id FROM webhook_outbox
-           WHERE chave = w.chave AND status = 'pending' AND next_attempt_at <= $18
+           WHERE (chave, next_attempt_at) BETWEEN (w.chave, '-infinity') AND (w.chave, $18) AND status = 'pending'
              AND (lease_until IS NULL OR lease_until <= $18) AND id <> ALL($1::uuid[])
-           ORDER BY next_attempt_at
+           ORDER BY chave, next_attempt_at
            LIMIT w.take
            FOR UPDATE SKIP LOCKED
         ) n
