@@ -81,7 +81,7 @@ export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   { id: '0004-webhook-batches', up: async (client) => void (await client.query(BATCH_DDL)) },
   { id: '0005-webhook-claim-index', up: async (client) => void (await client.query(CLAIM_INDEX_DDL)) },
   // One id per version of the function: a changed body is applied once, on the first start with it.
-  { id: `webhook-claim-function-${createHash('sha1').update(CLAIM_FUNCTION_DDL).digest('hex').slice(0, 12)}`, up: async (client) => void (await client.query(CLAIM_FUNCTION_DDL)) },
+  { id: `0006-webhook-claim-function-${createHash('sha1').update(CLAIM_FUNCTION_DDL).digest('hex').slice(0, 12)}`, up: async (client) => void (await client.query(CLAIM_FUNCTION_DDL)) },
 ];
 
 export async function ensureOutboxSchema(pool: Pool): Promise<void> {
