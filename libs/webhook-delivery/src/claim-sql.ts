@@ -1,5 +1,5 @@
 /** Serialises claims so the per-key in-flight cap holds across workers. */
-export const CLAIM_LOCK_ID = 727_102;
+const CLAIM_LOCK_ID = 727_102;
 
 /**
  * Due rows, key by key (oldest due key first), at most `free × batch` rows per key, where a slot

@@ -73,8 +73,6 @@ export const CLAIM_INDEX_DDL = `
 CREATE INDEX IF NOT EXISTS webhook_outbox_leased_idx ON webhook_outbox (chave, lease_until) WHERE status = 'pending' AND lease_until IS NOT NULL;
 `;
 
-export { CLAIM_LOCK_ID } from './claim-sql';
-
 /** The outbox tables, then batching, as versioned start-up migrations under the one schema lock. */
 export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   { id: '0003-webhook-outbox', up: async (client) => void (await client.query(OUTBOX_DDL)) },

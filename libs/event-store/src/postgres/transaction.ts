@@ -7,10 +7,9 @@ import type { Pool, PoolClient } from 'pg';
  * so a backend that dies while we hold the client (server restart, failover, idle-in-transaction
  * kill) would be an unhandled 'error' event that ends the process. We listen for the whole
  * checkout; the failure still reaches the caller through the pending query's rejection, and a
- * broken client is destroyed on release instead of going back to the pool. `begin` may carry
- * the transaction's first statements with BEGIN (simple protocol, one round trip).
+ * broken client is destroyed on release instead of going back to the pool.
  */
-export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>, options: { begin?: string } = {}): Promise<T> {
+export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   const onError = (error: Error) => {
@@ -18,7 +17,7 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
   };
   client.on('error', onError);
   try {
-    await client.query(options.begin ?? 'BEGIN');
+    await client.query('BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
     return result;
