@@ -101,11 +101,10 @@ async function parent(): Promise<void> {
 
 async function child(url: string, receiverUrl: string, caPath: string, keysJson: string): Promise<void> {
   // Loaded here, so the parent does not load the library it measures (LIB: another copy of it).
-  const { DeliveryWorker, NotificationOutbox } = (await import(process.env.LIB ?? path.resolve(__dirname, '../../libs/webhook-delivery/src/index.ts'))) as typeof import('@pix/webhook-delivery');
+  const { DeliveryWorker } = (await import(process.env.LIB ?? path.resolve(__dirname, '../../libs/webhook-delivery/src/index.ts'))) as typeof import('@pix/webhook-delivery');
   const keys = JSON.parse(keysJson) as string[];
   const pool = new Pool({ connectionString: url, max: 20 });
   if (process.env.SQL_TIMES) timeStatements(pool);
-  const outbox = await NotificationOutbox.create(pool);
   const urls = new Map(keys.map((k, i) => [k, `${receiverUrl}/k${i}`]));
   // One JSON line per message on stdout, as the notifier's logger writes them.
   const line = (level: string) => (msg: string) => void process.stdout.write(`${JSON.stringify({ level, time: Date.now(), service: 'pix-notifier', msg })}\n`);
@@ -143,8 +142,7 @@ async function child(url: string, receiverUrl: string, caPath: string, keysJson:
         const txid = `tx${id}`.slice(0, 30);
         return { endToEndId: id, chave, txid, pix: { endToEndId: id, txid, valor: '12.34', chave, horario: new Date().toISOString(), infoPagador: 'pagamento de teste' } };
       });
-      await outbox.enqueueMany(slice);
-      (worker as { nudge(): void }).nudge();
+      await worker.enqueueMany(slice); // as the notifier's intake: stored and claimed in one round trip
     }
   });
   process.stdout.write('ready\n');

@@ -17,20 +17,21 @@ export class NotifierCore {
   private constructor(
     readonly outbox: NotificationOutbox,
     private readonly worker: DeliveryWorker,
-    private readonly registrations: EventStoreWebhookRegistrations,
   ) {}
 
   static async create(pool: Pool, store: EventStore, config: DeliveryConfig, logger: NotifierLogger): Promise<NotifierCore> {
-    const registrations = new EventStoreWebhookRegistrations(store);
     const outbox = await NotificationOutbox.create(pool);
-    const worker = new DeliveryWorker(pool, registrations, config, { now: () => new Date() }, logger);
-    return new NotifierCore(outbox, worker, registrations);
+    const worker = new DeliveryWorker(pool, new EventStoreWebhookRegistrations(store), config, { now: () => new Date() }, logger);
+    return new NotifierCore(outbox, worker);
   }
 
-  /** Stores the batch's notifications (one statement), then wakes the worker so they go at once, not at the next poll. */
+  /**
+   * Stores the batch's notifications through the worker, which claims what it has room for in
+   * the same round trip, so they go at once. Webhooks are read through the worker's shared reads
+   * (ADR 7): a key that is being paid and notified steadily costs no read per Kafka batch.
+   */
   handleBatch = async (batch: PixRecebidoMessage[]): Promise<void> => {
-    const { created } = await notifyCashIns(batch, this.registrations, this.outbox);
-    if (created > 0) this.worker.nudge();
+    await notifyCashIns(batch, { urlFor: (chave) => this.worker.webhookUrlFor(chave) }, this.worker);
   };
 
   start(): Promise<void> {

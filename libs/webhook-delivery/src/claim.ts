@@ -47,13 +47,30 @@ export interface ClaimRequest {
 export async function claimDue(pool: Pool, request: ClaimRequest): Promise<ClaimedNotification[]> {
   if (request.limit < 1) return [];
   const leaseToken = randomUUID();
-  const lanes = request.lanes ?? { keys: [], inFlight: [], batch: [] };
-  const { rows } = await pool.query<{ delivery_id: string; chave: string; body: string; items: string[]; attempt: number }>({
+  const { rows } = await pool.query<ClaimedRow>({
     name: 'webhook_claim_due',
     text: 'SELECT delivery_id, chave, body, items, attempt FROM webhook_claim_due($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-    values: [request.now, request.limit, request.maxInFlightPerKey, request.maxBatch ?? 1, lanes.keys, lanes.inFlight, lanes.batch, request.leaseUntil, leaseToken],
+    values: claimArgs(request, leaseToken),
   });
-  return rows.map((r) => ({ id: r.delivery_id, chave: r.chave, body: r.body, items: r.items, attempt: r.attempt, leaseToken, leaseUntil: request.leaseUntil }));
+  return toClaims(rows, leaseToken, request.leaseUntil);
+}
+
+interface ClaimedRow {
+  delivery_id: string;
+  chave: string;
+  body: string;
+  items: string[];
+  attempt: number;
+}
+
+/** `webhook_claim_due`'s parameters, in order (`webhook_enqueue` ends with the same ones). */
+export function claimArgs(request: ClaimRequest, leaseToken: string): unknown[] {
+  const lanes = request.lanes ?? { keys: [], inFlight: [], batch: [] };
+  return [request.now, request.limit, request.maxInFlightPerKey, request.maxBatch ?? 1, lanes.keys, lanes.inFlight, lanes.batch, request.leaseUntil, leaseToken];
+}
+
+export function toClaims(rows: ClaimedRow[], leaseToken: string, leaseUntil: Date): ClaimedNotification[] {
+  return rows.map((r) => ({ id: r.delivery_id, chave: r.chave, body: r.body, items: r.items, attempt: r.attempt, leaseToken, leaseUntil }));
 }
 
 const ITEM_PREFIX = '{"pix":[';

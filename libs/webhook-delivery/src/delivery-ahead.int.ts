@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@pix/testing';
 import { cashIn, Harness, waitFor } from './testing/harness';
 
-describe('webhook delivery: claims ahead of free slots, slot handover', () => {
+describe('webhook delivery: claims ahead of free slots, claims at intake, slot handover', () => {
   let db: TestDatabase;
   let h: Harness;
 
@@ -50,4 +50,22 @@ describe('webhook delivery: claims ahead of free slots, slot handover', () => {
     expect(order).toEqual(e2e);
     expect(r.maxInFlight).toBe(1);
   }, 30_000);
+
+  it("the intake's enqueueMany claims in its own round trip: sent at once with the loop asleep, and what finds no free slot waits for the loop", async () => {
+    const r = await h.receiver({ responder: () => ({ status: 200, delayMs: 300 }) });
+    h.registrations.urls.set('key-I', r.baseUrl);
+    // The loop's first claim finds nothing; polling every minute, only the intake's claim can start a POST.
+    const worker = await h.startWorker({ concurrency: 1, maxInFlightPerKey: 1, maxBatch: 1, pollMs: 60_000 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const first = [cashIn('key-I'), cashIn('key-I')];
+    expect(await worker.enqueueMany([...first, first[0]])).toEqual({ created: 2 });
+    await waitFor('the first POST open', () => r.inFlight === 1, 2000);
+    const { rows } = await h.pool.query(`SELECT end_to_end_id, lease_until IS NOT NULL AS leased FROM webhook_outbox WHERE end_to_end_id = ANY($1) ORDER BY created_at`, [first.map((i) => i.endToEndId)]);
+    // The second was claimed ahead too (2 × concurrency), but its key's lane (1) was full.
+    expect(rows).toEqual([{ end_to_end_id: first[0].endToEndId, leased: true }, { end_to_end_id: first[1].endToEndId, leased: false }]);
+    // The first POST's end passes its slot on (handover, or the claim of the loop it wakes): no poll is waited for.
+    await waitFor('both delivered', async () => (await h.outbox.stats()).pending === 0, 5000);
+    expect(r.requests.map((q) => (JSON.parse(q.body) as { pix: { endToEndId: string }[] }).pix[0].endToEndId)).toEqual(first.map((i) => i.endToEndId));
+    expect(await worker.enqueueMany(first)).toEqual({ created: 0 });
+  }, 20_000);
 });

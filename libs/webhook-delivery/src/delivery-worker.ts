@@ -7,9 +7,10 @@ import { Lanes } from './lanes';
 import { AttemptRecorder } from './attempt-recorder';
 import { recordCancelled, recordSplit, releaseUnsent } from './record-result';
 import { decideAfterAttempt, parseRetryAfter } from './retry-policy';
+import { enqueueAndClaim } from './enqueue';
 import { ensureOutboxSchema } from './schema';
 import { decodeSigningSecret, signWebhook } from './signature';
-import type { Clock, DeliveryLogger, WebhookRegistrations } from './types';
+import type { Clock, DeliveryLogger, PixNotificationInput, WebhookRegistrations } from './types';
 import { WebhookLookups } from './webhook-lookups';
 
 /**
@@ -32,6 +33,8 @@ export class DeliveryWorker {
   private readonly held = new Map<string, number>();
   /** Claimed (leased) deliveries waiting for a free POST slot. */
   private readonly ready: { claim: ClaimedNotification; urlFor: (chave: string) => Promise<string | undefined> }[] = [];
+  /** Slots promised to claims under way (the loop's and the intake's), so together they take no more than is free. */
+  private reserved = 0;
   private running = false;
   private loop?: Promise<void>;
   private wake?: () => void;
@@ -66,9 +69,42 @@ export class DeliveryWorker {
     this.loop = this.run();
   }
 
+  /**
+   * The key's webhook URL through this worker's shared reads (WebhookLookups): the intake asks
+   * here too, so a key's cash-ins and deliveries cost one registration read per LOOKUP_REUSE_MS.
+   */
+  webhookUrlFor(chave: string): Promise<string | undefined> {
+    return this.lookups.urlFor(chave);
+  }
+
   /** New work was stored (by this process's intake): claim now rather than at the next poll. */
   nudge(): void {
     this.signal();
+  }
+
+  /**
+   * The intake's way in: stores the notifications (idempotent by endToEndId) and, in the same
+   * round trip, claims what this worker has room for, which starts at once. Storing, waking the
+   * loop and waiting for its claim took a second round trip, and a claim under way when the rows
+   * landed (it cannot see them) made them wait for the one after.
+   */
+  async enqueueMany(inputs: PixNotificationInput[]): Promise<{ created: number }> {
+    const now = this.clock.now();
+    const limit = this.running ? this.free() : 0;
+    this.reserved += limit;
+    let claimed: ClaimedNotification[];
+    let created: number;
+    try {
+      ({ created, claimed } = await enqueueAndClaim(this.pool, inputs, now, this.claimRequest(now, limit)));
+    } finally {
+      this.reserved -= limit;
+    }
+    if (!this.running) await releaseUnsent(this.pool, claimed, this.clock.now()); // stopped meanwhile: hand them back now
+    else if (limit > 0) this.dispatch(claimed);
+    // No room to claim (the loop's claims had it all, and may have run before these rows were
+    // committed): wake the loop for another, as if the rows came from elsewhere.
+    else if (created > 0) this.signal();
+    return { created };
   }
 
   /**
@@ -92,12 +128,16 @@ export class DeliveryWorker {
       this.wakeRequested = false;
       // Claims run ahead of the free POST slots by up to `concurrency` deliveries: a POST that
       // ends starts the next claimed one at once instead of waiting for a claim round trip.
-      const free = 2 * this.config.concurrency - this.inFlight.size - this.ready.length;
+      const free = this.free();
       let claimed = 0;
       if (free > 0) {
+        this.reserved += free;
         try {
-          claimed = this.dispatch(await this.claim(free));
+          const claims = await claimDue(this.pool, this.claimRequest(this.clock.now(), free));
+          this.reserved -= free;
+          claimed = this.dispatch(claims);
         } catch (error) {
+          this.reserved -= free;
           this.logger.error(`webhook delivery: claim failed: ${(error as Error).message}`);
         }
       }
@@ -107,9 +147,13 @@ export class DeliveryWorker {
     }
   }
 
-  private claim(limit: number): Promise<ClaimedNotification[]> {
-    const now = this.clock.now();
-    return claimDue(this.pool, { now, limit, maxInFlightPerKey: this.lanes.initial, maxBatch: this.config.maxBatch, lanes: this.lanes.limits(), leaseUntil: this.leaseEnd(now) });
+  /** Claims run ahead of the free POST slots by up to `concurrency` deliveries (less those promised to claims under way). */
+  private free(): number {
+    return Math.max(0, 2 * this.config.concurrency - this.inFlight.size - this.ready.length - this.reserved);
+  }
+
+  private claimRequest(now: Date, limit: number) {
+    return { now, limit, maxInFlightPerKey: this.lanes.initial, maxBatch: this.config.maxBatch, lanes: this.lanes.limits(), leaseUntil: this.leaseEnd(now) };
   }
 
   /** now + timeoutMs + margin: nobody else sends it while our request may still be in flight. */

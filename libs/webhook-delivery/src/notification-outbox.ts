@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { enqueueAndClaim } from './enqueue';
 import { notificationIdFor } from './notification-id';
 import { NOTIFICATION_COLUMNS, toAttempt, toNotification } from './outbox-rows';
 import { ensureOutboxSchema } from './schema';
@@ -11,8 +12,6 @@ import {
   type PixNotificationInput,
   type ResendSelector,
 } from './types';
-
-type Queryable = Pick<Pool | PoolClient, 'query'>;
 
 /** The durable queue of cash-in notifications. Workers (`DeliveryWorker`) drain it. */
 export class NotificationOutbox {
@@ -33,20 +32,8 @@ export class NotificationOutbox {
    * the caller's own transaction.
    */
   async enqueue(input: PixNotificationInput, client?: PoolClient): Promise<{ id: string; created: boolean }> {
-    for (const field of ['endToEndId', 'chave', 'txid'] as const) {
-      if (typeof input[field] !== 'string' || input[field] === '') throw new Error(`enqueue: ${field} must be a non-empty string`);
-    }
-    const id = notificationIdFor(input.endToEndId);
-    const now = this.clock.now();
-    const body = JSON.stringify({ pix: [input.pix] });
-    const db: Queryable = client ?? this.pool;
-    const result = await db.query(
-      `INSERT INTO webhook_outbox (id, end_to_end_id, chave, txid, body, status, next_attempt_at, pending_since, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6, $6, $6)
-       ON CONFLICT DO NOTHING`, // no target: concurrent inserts collide on the id (PK) and the endToEndId alike
-      [id, input.endToEndId, input.chave, input.txid, body, now],
-    );
-    return { id, created: result.rowCount === 1 };
+    const { created } = await enqueueAndClaim(client ?? this.pool, [input], this.clock.now());
+    return { id: notificationIdFor(input.endToEndId), created: created === 1 };
   }
 
   /**
@@ -55,33 +42,8 @@ export class NotificationOutbox {
    * apart, ending now, so a key's notifications are claimed in the order given.
    */
   async enqueueMany(inputs: PixNotificationInput[], client?: PoolClient): Promise<{ created: number }> {
-    for (const input of inputs) {
-      for (const field of ['endToEndId', 'chave', 'txid'] as const) {
-        if (typeof input[field] !== 'string' || input[field] === '') throw new Error(`enqueueMany: ${field} must be a non-empty string`);
-      }
-    }
-    const seen = new Set<string>();
-    const rows = inputs.filter((i) => !seen.has(i.endToEndId) && seen.add(i.endToEndId));
-    if (rows.length === 0) return { created: 0 };
-    const db: Queryable = client ?? this.pool;
-    const result = await db.query(
-      `INSERT INTO webhook_outbox (id, end_to_end_id, chave, txid, body, status, next_attempt_at, pending_since, created_at, updated_at)
-       SELECT t.id, t.e2e, t.chave, t.txid, t.body, 'pending', t.at, t.at, t.at, t.at
-         FROM (SELECT u.*, $6::timestamptz - ($7::int - u.n) * interval '1 microsecond' AS at
-                 FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS u(id, e2e, chave, txid, body, n)) t
-        ORDER BY t.n
-       ON CONFLICT DO NOTHING`, // no target, as in enqueue: the id (PK) and the endToEndId alike
-      [
-        rows.map((i) => notificationIdFor(i.endToEndId)),
-        rows.map((i) => i.endToEndId),
-        rows.map((i) => i.chave),
-        rows.map((i) => i.txid),
-        rows.map((i) => JSON.stringify({ pix: [i.pix] })),
-        this.clock.now(),
-        rows.length,
-      ],
-    );
-    return { created: result.rowCount ?? 0 };
+    const { created } = await enqueueAndClaim(client ?? this.pool, inputs, this.clock.now());
+    return { created };
   }
 
   /**

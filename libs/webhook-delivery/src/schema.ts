@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
 import { migrate, type Migration } from '@pix/event-store';
 import { CLAIM_FUNCTION_DDL } from './claim-sql';
+import { ENQUEUE_FUNCTION_DDL } from './enqueue-sql';
 
 /**
  * One row per cash-in notification (keyed by the endToEndId-derived UUID) plus an append-only
@@ -79,8 +80,13 @@ export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   { id: '0004-webhook-batches', up: async (client) => void (await client.query(BATCH_DDL)) },
   { id: '0005-webhook-claim-index', up: async (client) => void (await client.query(CLAIM_INDEX_DDL)) },
   // One id per version of the function: a changed body is applied once, on the first start with it.
-  { id: `0006-webhook-claim-function-${createHash('sha1').update(CLAIM_FUNCTION_DDL).digest('hex').slice(0, 12)}`, up: async (client) => void (await client.query(CLAIM_FUNCTION_DDL)) },
+  { id: `0006-webhook-claim-function-${versionOf(CLAIM_FUNCTION_DDL)}`, up: async (client) => void (await client.query(CLAIM_FUNCTION_DDL)) },
+  { id: `0007-webhook-enqueue-function-${versionOf(ENQUEUE_FUNCTION_DDL)}`, up: async (client) => void (await client.query(ENQUEUE_FUNCTION_DDL)) },
 ];
+
+function versionOf(ddl: string): string {
+  return createHash('sha1').update(ddl).digest('hex').slice(0, 12);
+}
 
 export async function ensureOutboxSchema(pool: Pool): Promise<void> {
   await migrate(pool, OUTBOX_MIGRATIONS);

@@ -43,9 +43,17 @@ describe('start-up schema on an empty database', () => {
         const check = testPool(db.url, 1);
         try {
           const { rows } = await check.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id');
-          const claimFunction = OUTBOX_MIGRATIONS.find((m) => m.id.startsWith('0006-webhook-claim-function-'))!.id;
-          expect(rows.map((r) => r.id)).toEqual(['0001-event-store', '0002-cobv-location-ids', '0003-webhook-outbox', '0004-webhook-batches', '0005-webhook-claim-index', claimFunction]);
-          await expect(check.query(`SELECT 'webhook_claim_due'::regproc`)).resolves.toBeDefined();
+          const versioned = (prefix: string) => OUTBOX_MIGRATIONS.find((m) => m.id.startsWith(prefix))!.id;
+          expect(rows.map((r) => r.id)).toEqual([
+            '0001-event-store',
+            '0002-cobv-location-ids',
+            '0003-webhook-outbox',
+            '0004-webhook-batches',
+            '0005-webhook-claim-index',
+            versioned('0006-webhook-claim-function-'),
+            versioned('0007-webhook-enqueue-function-'),
+          ]);
+          await expect(check.query(`SELECT 'webhook_claim_due'::regproc, 'webhook_enqueue'::regproc`)).resolves.toBeDefined();
           await expect(check.query(`SELECT nextval('cobv_location_id_seq')`)).resolves.toBeDefined();
         } finally {
           await check.end();

@@ -1,0 +1,34 @@
+/**
+ * Stores cash-in notifications, once per endToEndId, then (when it stored any and the caller has
+ * free slots) claims due deliveries exactly as `webhook_claim_due` does, in one round trip. Rows
+ * get timestamps a microsecond apart, ending at `p_now`, so a key's notifications are claimed in
+ * the order given. The first row returned carries only `created`; each further row is a claimed
+ * delivery. The claim runs after the insert, in the same transaction, so it sees the new rows;
+ * its lock is taken after the insert and held to the commit, right after.
+ */
+export const ENQUEUE_FUNCTION_DDL = `
+CREATE OR REPLACE FUNCTION webhook_enqueue(
+  p_ids uuid[], p_e2e text[], p_chaves text[], p_txids text[], p_bodies text[],
+  p_now timestamptz, p_limit int, p_cap int, p_batch int, p_keys text[], p_caps int[], p_batches int[],
+  p_lease_until timestamptz, p_token uuid)
+RETURNS TABLE (created int, delivery_id uuid, chave text, body text, items uuid[], attempt int)
+LANGUAGE plpgsql VOLATILE
+AS $enqueue$
+#variable_conflict use_column
+DECLARE
+  n int;
+BEGIN
+  INSERT INTO webhook_outbox (id, end_to_end_id, chave, txid, body, status, next_attempt_at, pending_since, created_at, updated_at)
+  SELECT t.id, t.e2e, t.chave, t.txid, t.body, 'pending', t.at, t.at, t.at, t.at
+    FROM (SELECT u.*, p_now - (cardinality(p_ids) - u.n) * interval '1 microsecond' AS at
+            FROM unnest(p_ids, p_e2e, p_chaves, p_txids, p_bodies) WITH ORDINALITY AS u(id, e2e, chave, txid, body, n)) t
+   ORDER BY t.n
+  ON CONFLICT DO NOTHING; -- no target: concurrent inserts collide on the id (PK) and the endToEndId alike
+  GET DIAGNOSTICS n = ROW_COUNT;
+  RETURN QUERY SELECT n, NULL::uuid, NULL::text, NULL::text, NULL::uuid[], NULL::int;
+  IF n > 0 AND p_limit > 0 THEN
+    RETURN QUERY SELECT NULL::int, c.delivery_id, c.chave, c.body, c.items, c.attempt
+      FROM webhook_claim_due(p_now, p_limit, p_cap, p_batch, p_keys, p_caps, p_batches, p_lease_until, p_token) c;
+  END IF;
+END
+$enqueue$`;

@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import type { Pool, PoolClient } from 'pg';
+import { claimArgs, toClaims, type ClaimedNotification, type ClaimRequest } from './claim';
+import { notificationIdFor } from './notification-id';
+import type { PixNotificationInput } from './types';
+
+/**
+ * Stores notifications and, in the same round trip, claims what is due (`webhook_enqueue`,
+ * enqueue-sql.ts). The intake used to store, wake the worker, and wait for its next claim: a
+ * second round trip, plus a claim already under way when the rows landed (it cannot see them).
+ */
+export async function enqueueAndClaim(
+  db: Pick<Pool | PoolClient, 'query'>,
+  inputs: PixNotificationInput[],
+  now: Date,
+  claim?: Omit<ClaimRequest, 'now'>,
+): Promise<{ created: number; claimed: ClaimedNotification[] }> {
+  for (const input of inputs) {
+    for (const field of ['endToEndId', 'chave', 'txid'] as const) {
+      if (typeof input[field] !== 'string' || input[field] === '') throw new Error(`enqueue: ${field} must be a non-empty string`);
+    }
+  }
+  // Repeats inside the batch are skipped here, existing ones by the insert (ON CONFLICT).
+  const seen = new Set<string>();
+  const rows = inputs.filter((i) => !seen.has(i.endToEndId) && seen.add(i.endToEndId));
+  if (rows.length === 0) return { created: 0, claimed: [] };
+  const leaseToken = randomUUID();
+  const request: ClaimRequest = claim ? { ...claim, now } : { now, limit: 0, maxInFlightPerKey: 1, leaseUntil: now };
+  const result = await db.query<{ created: number | null; delivery_id: string; chave: string; body: string; items: string[]; attempt: number }>({
+    name: 'webhook_enqueue',
+    text: 'SELECT created, delivery_id, chave, body, items, attempt FROM webhook_enqueue($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)',
+    values: [
+      rows.map((i) => notificationIdFor(i.endToEndId)),
+      rows.map((i) => i.endToEndId),
+      rows.map((i) => i.chave),
+      rows.map((i) => i.txid),
+      rows.map((i) => JSON.stringify({ pix: [i.pix] })),
+      ...claimArgs(request, leaseToken),
+    ],
+  });
+  const [counted, ...claimedRows] = result.rows;
+  return { created: counted.created ?? 0, claimed: toClaims(claimedRows, leaseToken, request.leaseUntil) };
+}
