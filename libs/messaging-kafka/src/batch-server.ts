@@ -1,6 +1,7 @@
 import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
 import type { Consumer, EachBatchPayload, Kafka, Producer } from 'kafkajs';
 import { lastValueFrom } from 'rxjs';
+import { BackgroundCommits } from './background-commits';
 import { KafkaBatchContext } from './batch-context';
 import { CONSUMER_TIMEOUTS } from './kafka-client';
 import { retrying } from './retrying';
@@ -44,11 +45,8 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
   private consumer?: Consumer;
   private deadLetters?: Producer;
   private stopping = false;
-  /** Offsets to commit next (the newest per partition) and the commit under way, if any. */
-  private readonly toCommit = new Map<string, { topic: string; partition: number; offset: string }>();
-  private committing?: Promise<void>;
-  /** Counts group joins: offsets from before a rebalance are not committed after it. */
-  private generation = 0;
+  /** The consumer's offsets, committed beside its next fetch. */
+  private commits?: BackgroundCommits;
 
   constructor(private readonly options: KafkaBatchServerOptions) {
     super();
@@ -105,10 +103,14 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
     const deadLetters = (this.deadLetters = kafka.producer());
     await deadLetters.connect();
     const consumer = (this.consumer = kafka.consumer({ groupId, ...CONSUMER_TIMEOUTS }));
+    const commits = (this.commits = new BackgroundCommits(
+      (offsets) => consumer.commitOffsets(offsets),
+      // Expected during a rebalance (the partition may be another member's now): not an error.
+      (error) => logger.log(`consumer group ${groupId}: offset commit failed (${error.message}); the next commit carries it`),
+    ));
     // kafkajs rejoins by itself after a broker outage or rebalance; the state follows it.
     consumer.on(consumer.events.GROUP_JOIN, () => {
-      this.generation += 1;
-      this.toCommit.clear();
+      commits.rebalanced();
       if (this.state !== 'joined') logger.log(`consumer group ${groupId}: joined`);
       this.state = 'joined';
     });
@@ -121,18 +123,18 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
     });
     await consumer.connect();
     await consumer.subscribe({ topics, fromBeginning: true });
-    // Offsets are committed by this class, beside the next fetch rather than before it (see
-    // commitInBackground); kafkajs's own commit would hold every partition's next fetch.
+    // Offsets are committed here, beside the next fetch rather than before it (BackgroundCommits):
+    // kafkajs's own commit after each batch held every partition's next fetch for a round trip.
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: this.options.partitionsConcurrently ?? 3,
-      eachBatch: (payload) => this.onBatch(payload, deadLetters),
+      eachBatch: (payload) => this.onBatch(payload, deadLetters, commits),
     });
   }
 
   /** Slices of the batch in order: dead letters stored, then the handler's effect, then the offset. */
-  private async onBatch(payload: EachBatchPayload, deadLetters: Producer): Promise<void> {
+  private async onBatch(payload: EachBatchPayload, deadLetters: Producer, commits: BackgroundCommits): Promise<void> {
     const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
     const { topic, partition } = batch;
     const handler = this.getHandlerByPattern(topic);
@@ -157,47 +159,9 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
         await retrying(() => this.invoke(handler, valid, context), `${where}: handling ${valid.length} message(s)`, deps);
       }
       resolveOffset(offsets.last);
-      this.commitInBackground(topic, partition, offsets.last);
+      commits.add(topic, partition, offsets.last);
       await heartbeat();
     }
-  }
-
-  /**
-   * Commits a handled slice's offset without holding the next fetch: the commit runs while the
-   * next batch is fetched and handled (it used to add a broker round trip, 2 ms at p50 and 11 ms
-   * at p99, to every cash-in's wait). Offsets that arrive meanwhile go together in the next
-   * commit, newest per partition.
-   */
-  private commitInBackground(topic: string, partition: number, lastOffset: string): void {
-    this.toCommit.set(`${topic}/${partition}`, { topic, partition, offset: (BigInt(lastOffset) + 1n).toString() });
-    this.flushCommits();
-  }
-
-  /**
-   * A commit that fails (a rebalance, the broker away) keeps its offsets for the next commit,
-   * unless the partition has a newer one or the group has rebalanced since (a new generation
-   * forgets them: the partition may be another member's, who must not see its offset moved back).
-   * Until then a restart reads those messages again, which handlers take idempotently, as for any
-   * redelivery. It is not retried at once, which would spin through a rebalance.
-   */
-  private flushCommits(): void {
-    const consumer = this.consumer;
-    if (this.committing || !consumer) return;
-    this.committing = (async () => {
-      while (this.toCommit.size > 0) {
-        const offsets = [...this.toCommit.values()];
-        const generation = this.generation;
-        this.toCommit.clear();
-        try {
-          await consumer.commitOffsets(offsets);
-        } catch (error) {
-          if (generation === this.generation) for (const o of offsets) if (!this.toCommit.has(`${o.topic}/${o.partition}`)) this.toCommit.set(`${o.topic}/${o.partition}`, o);
-          // Expected during a rebalance: not an error.
-          this.options.logger.log(`consumer group ${this.groupId}: offset commit failed (${(error as Error).message}); the next commit carries it`);
-          return;
-        }
-      }
-    })().finally(() => (this.committing = undefined));
   }
 
   /** The handler through Nest's pipeline (guards, interceptors, filters): a failure rejects. */
@@ -212,8 +176,8 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
     // The batch in hand finishes (or gives up retrying), and its commit is sent before kafkajs
     // leaves the group (same coordinator connection, in order); it is awaited here.
     await consumer?.stop().catch(() => undefined);
-    await this.committing;
-    this.toCommit.clear();
+    await this.commits?.settled();
+    this.commits = undefined;
     this.consumer = undefined;
     this.deadLetters = undefined;
     await consumer?.disconnect().catch(() => undefined);
