@@ -68,3 +68,36 @@ describe('BackgroundCommits', () => {
     expect(b.calls[0].offsets).toEqual([at(0, '9007199254740994')]);
   });
 });
+
+describe('BackgroundCommits with an interval', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('commits at most once per interval, then everything that came meanwhile; closing commits at once', async () => {
+    const b = broker();
+    const commits = new BackgroundCommits(b.commit, () => undefined, 100);
+    commits.add('t', 0, '9'); // the first goes at once
+    b.calls[0].resolve();
+    await Promise.resolve();
+    await Promise.resolve();
+    commits.add('t', 0, '19');
+    commits.add('t', 1, '4');
+    expect(b.calls).toHaveLength(1);
+    jest.advanceTimersByTime(99);
+    expect(b.calls).toHaveLength(1);
+    jest.advanceTimersByTime(1);
+    expect(b.calls[1].offsets).toEqual([at(0, '20'), at(1, '5')]);
+    b.calls[1].resolve();
+    await Promise.resolve();
+    await Promise.resolve();
+    commits.add('t', 0, '29');
+    expect(b.calls).toHaveLength(2);
+    commits.closing(); // a stop must not wait for the interval, nor leave anything uncommitted
+    expect(b.calls[2].offsets).toEqual([at(0, '30')]);
+    b.calls[2].resolve();
+    await Promise.resolve();
+    await Promise.resolve();
+    commits.add('t', 0, '39'); // the batch that was in hand when the stop began
+    expect(b.calls[3].offsets).toEqual([at(0, '40')]);
+  });
+});
