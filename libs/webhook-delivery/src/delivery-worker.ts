@@ -77,11 +77,6 @@ export class DeliveryWorker {
     return this.lookups.urlFor(chave);
   }
 
-  /** New work was stored (by this process's intake): claim now rather than at the next poll. */
-  nudge(): void {
-    this.signal();
-  }
-
   /**
    * The intake's way in: stores the notifications (idempotent by endToEndId) and, in the same
    * round trip, claims what this worker has room for, which starts at once. Storing, waking the
