@@ -86,14 +86,7 @@ export class DeliveryWorker {
   async enqueueMany(inputs: PixNotificationInput[]): Promise<{ created: number }> {
     const now = this.clock.now();
     const limit = this.running ? this.free() : 0;
-    this.reserved += limit;
-    let claimed: ClaimedNotification[];
-    let created: number;
-    try {
-      ({ created, claimed } = await enqueueAndClaim(this.pool, inputs, now, this.claimRequest(now, limit)));
-    } finally {
-      this.reserved -= limit;
-    }
+    const { created, claimed } = await this.reserving(limit, () => enqueueAndClaim(this.pool, inputs, now, this.claimRequest(now, limit)));
     if (!this.running) await releaseUnsent(this.pool, claimed, this.clock.now()); // stopped meanwhile: hand them back now
     else if (limit > 0) this.dispatch(claimed);
     // No room to claim (the loop's claims had it all, and may have run before these rows were
@@ -126,13 +119,9 @@ export class DeliveryWorker {
       const free = this.free();
       let claimed = 0;
       if (free > 0) {
-        this.reserved += free;
         try {
-          const claims = await claimDue(this.pool, this.claimRequest(this.clock.now(), free));
-          this.reserved -= free;
-          claimed = this.dispatch(claims);
+          claimed = this.dispatch(await this.reserving(free, () => claimDue(this.pool, this.claimRequest(this.clock.now(), free))));
         } catch (error) {
-          this.reserved -= free;
           this.logger.error(`webhook delivery: claim failed: ${(error as Error).message}`);
         }
       }
@@ -145,6 +134,16 @@ export class DeliveryWorker {
   /** Claims run ahead of the free POST slots by up to `concurrency` deliveries (less those promised to claims under way). */
   private free(): number {
     return Math.max(0, 2 * this.config.concurrency - this.inFlight.size - this.ready.length - this.reserved);
+  }
+
+  /** Runs a claim of up to `limit` deliveries with those slots promised to it meanwhile. */
+  private async reserving<T>(limit: number, claim: () => Promise<T>): Promise<T> {
+    this.reserved += limit;
+    try {
+      return await claim();
+    } finally {
+      this.reserved -= limit;
+    }
   }
 
   private claimRequest(now: Date, limit: number) {
