@@ -55,9 +55,9 @@ export class BackgroundCommits {
     this.schedule();
   }
 
-  /** Resolves once the commit under way, if any, has ended. */
+  /** Resolves once no commit is under way (one that ends may start the next with what queued meanwhile). */
   async settled(): Promise<void> {
-    await this.committing;
+    while (this.committing) await this.committing;
   }
 
   private schedule(): void {

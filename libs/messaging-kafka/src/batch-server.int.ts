@@ -218,4 +218,31 @@ type Behaviour = (batch: Item[], context: KafkaBatchContext) => Promise<void>;
       await app.close();
     }
   });
+
+  it('a stop that begins while a batch is being handled commits that batch before leaving: a clean stop replays nothing', async () => {
+    const group = `test-batch-e-${run}`;
+    const admin = kafka.admin();
+    await admin.connect();
+    const end = async () => (await admin.fetchTopicOffsets(topic)).reduce((sum, p) => sum + Number(p.high), 0);
+    try {
+      const { app } = await startConsumer(group);
+      const backlog = await end();
+      for (const deadline = Date.now() + 30_000; (await committed(group)) !== backlog && Date.now() < deadline; ) await sleep(100);
+      expect(await committed(group)).toBe(backlog);
+      let started: () => void = () => undefined;
+      const inHandler = new Promise<void>((resolve) => (started = resolve));
+      behaviour = async (batch) => {
+        if (batch.some((item) => item.n === 4000)) {
+          started();
+          await sleep(500);
+        }
+      };
+      await publish(items(4000, 4005));
+      await inHandler;
+      await app.close(); // while the handler still holds the batch
+      expect(await committed(group)).toBe(backlog + 5);
+    } finally {
+      await admin.disconnect();
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
 import type { Consumer, EachBatchPayload, Kafka, Producer } from 'kafkajs';
 import { lastValueFrom } from 'rxjs';
-import { BackgroundCommits } from './background-commits';
+import { BackgroundCommits, type PartitionOffset } from './background-commits';
 import { KafkaBatchContext } from './batch-context';
 import { CONSUMER_TIMEOUTS } from './kafka-client';
 import { retrying } from './retrying';
@@ -110,8 +110,11 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
     const deadLetters = (this.deadLetters = kafka.producer());
     await deadLetters.connect();
     const consumer = (this.consumer = kafka.consumer({ groupId, ...CONSUMER_TIMEOUTS }));
+    // Through the batch's own commit function: kafkajs's `consumer.commitOffsets` silently
+    // commits nothing once a stop has begun, which is when the batch in hand commits last.
+    let commitVia: EachBatchPayload['commitOffsetsIfNecessary'] | undefined;
     const commits = (this.commits = new BackgroundCommits(
-      (offsets) => consumer.commitOffsets(offsets),
+      (offsets) => commitVia!(byTopic(offsets)),
       // Expected during a rebalance (the partition may be another member's now): not an error.
       (error) => logger.log(`consumer group ${groupId}: offset commit failed (${error.message}); the next commit carries it`),
       COMMIT_INTERVAL_MS,
@@ -137,7 +140,7 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: this.options.partitionsConcurrently ?? 3,
-      eachBatch: (payload) => this.onBatch(payload, deadLetters, commits),
+      eachBatch: (payload) => ((commitVia = payload.commitOffsetsIfNecessary), this.onBatch(payload, deadLetters, commits)),
     });
   }
 
@@ -168,6 +171,8 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
       }
       resolveOffset(offsets.last);
       commits.add(topic, partition, offsets.last);
+      // Stopping: kafkajs leaves the group once this batch returns, so its commit goes first.
+      if (!isRunning()) await commits.settled();
       await heartbeat();
     }
   }
@@ -181,9 +186,8 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
   private async disconnect(): Promise<void> {
     const consumer = this.consumer;
     const deadLetters = this.deadLetters;
-    // What is queued is committed now, and the batch in hand's offset as soon as it finishes (or
-    // gives up retrying): both are sent before kafkajs leaves the group (same coordinator
-    // connection, in order) and awaited here.
+    // What is queued is committed now; the batch in hand, seeing the stop, waits for its own
+    // commit before it returns and kafkajs leaves the group (onBatch).
     this.commits?.closing();
     await consumer?.stop().catch(() => undefined);
     await this.commits?.settled();
@@ -193,4 +197,10 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
     await consumer?.disconnect().catch(() => undefined);
     await deadLetters?.disconnect().catch(() => undefined);
   }
+}
+
+/** kafkajs's shape of offsets to commit. */
+function byTopic(offsets: PartitionOffset[]) {
+  const topics = [...new Set(offsets.map((o) => o.topic))];
+  return { topics: topics.map((topic) => ({ topic, partitions: offsets.filter((o) => o.topic === topic).map(({ partition, offset }) => ({ partition, offset })) })) };
 }
