@@ -20,6 +20,18 @@ describe('crc16Ccitt', () => {
     for (const s of ['a', 'ab', '0002010102', BCB_STATIC_EXAMPLE]) expect(crc16Ccitt(s)).toMatch(/^[0-9A-F]{4}$/);
   });
 
+  it('computes over the UTF-8 bytes when the text is not ASCII (the same as bit by bit over those bytes)', () => {
+    const bitwise = (bytes: Uint8Array) => {
+      let crc = 0xffff;
+      for (const byte of bytes) {
+        crc ^= byte << 8;
+        for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+      }
+      return crc.toString(16).toUpperCase().padStart(4, '0');
+    };
+    for (const s of ['São Paulo', 'a😀b', '\u0080', 'ascii then ç']) expect(crc16Ccitt(s)).toBe(bitwise(new TextEncoder().encode(s)));
+  });
+
   it('reproduces the CRC of the BCB static example (computed over the text including "6304")', () => {
     expect(crc16Ccitt(BCB_STATIC_EXAMPLE.slice(0, -4))).toBe('1D3D');
   });
@@ -79,6 +91,9 @@ describe('buildDynamicBrCode', () => {
     ['日本', 25, ''],
   ])('toBrCodeText(%j, %d) → %j', (s, max, out) => {
     expect(toBrCodeText(s, max)).toBe(out);
+    // Again: the answer from its memo is the same, and the memo keys on the length limit too.
+    expect(toBrCodeText(s, max)).toBe(out);
+    expect(toBrCodeText(s, 3)).toBe(toBrCodeText(s, 25).slice(0, 3).trim());
   });
 
   it('refuses names or cities with nothing left after sanitising', () => {

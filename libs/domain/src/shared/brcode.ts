@@ -33,9 +33,23 @@ const utf8 = new TextEncoder();
 /** CRC16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no xorout) of the UTF-8 bytes, as 4 uppercase hex. */
 export function crc16Ccitt(s: string): string {
   let crc = 0xffff;
-  for (const byte of utf8.encode(s)) crc = ((crc << 8) & 0xffff) ^ CRC_TABLE[(crc >> 8) ^ byte];
-  return crc.toString(16).toUpperCase().padStart(4, '0');
+  // A BR Code we build is ASCII, whose UTF-8 bytes are its char codes: no encoding (it was a
+  // third of the BR Code's cost on every PUT and GET). Anything else is encoded first.
+  for (let i = 0; i < s.length; i++) {
+    const byte = s.charCodeAt(i);
+    if (byte > 0x7f) return crc16OfBytes(utf8.encode(s));
+    crc = ((crc << 8) & 0xffff) ^ CRC_TABLE[(crc >> 8) ^ byte];
+  }
+  return hex4(crc);
 }
+
+function crc16OfBytes(bytes: Uint8Array): string {
+  let crc = 0xffff;
+  for (const byte of bytes) crc = ((crc << 8) & 0xffff) ^ CRC_TABLE[(crc >> 8) ^ byte];
+  return hex4(crc);
+}
+
+const hex4 = (crc: number) => crc.toString(16).toUpperCase().padStart(4, '0');
 
 function tlv(id: string, value: string): string {
   if (value.length === 0 || value.length > 99) throw new RangeError(`BR Code field ${id} must hold 1..99 chars, got ${value.length}`);
@@ -47,6 +61,21 @@ function tlv(id: string, value: string): string {
  * anything else outside printable ASCII is dropped, whitespace is collapsed, then it is cut to `max`.
  */
 export function toBrCodeText(s: string, max: number): string {
+  // A receiver's name and city come back on every charge it answers: normalising them each
+  // time was most of the BR Code's cost. The memo is bounded (names are per receiver, few).
+  const key = `${max}\u0000${s}`;
+  let text = brCodeTexts.get(key);
+  if (text === undefined) {
+    if (brCodeTexts.size >= BR_CODE_TEXT_MEMO) brCodeTexts.clear();
+    brCodeTexts.set(key, (text = asciiText(s, max)));
+  }
+  return text;
+}
+
+const BR_CODE_TEXT_MEMO = 1024;
+const brCodeTexts = new Map<string, string>();
+
+function asciiText(s: string, max: number): string {
   const ascii = s
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
