@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { STILL_PENDING } from './by-id-sql';
 import type { ClaimedNotification } from './claim';
 import type { AttemptRecord } from './record-result';
 
@@ -68,7 +69,7 @@ export async function recordAttempts(pool: Pool, finished: FinishedDelivery[], l
               last_error = d.last_error,
               reason = CASE WHEN d.status = 'dead' THEN 'retry schedule exhausted after ' || o.attempt_count || ' attempts' ELSE o.reason END
          FROM d
-        WHERE o.id = d.id AND o.lease_token = d.lease_token AND o.status = 'pending'
+        WHERE o.id = d.id AND o.lease_token = d.lease_token AND o.status = ${STILL_PENDING}
         RETURNING d.k, d.hand_over, o.chave
      ), wanted AS (
        SELECT chave, count(DISTINCT k)::int AS take FROM moved WHERE hand_over GROUP BY chave

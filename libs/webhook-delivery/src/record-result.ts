@@ -4,6 +4,7 @@ import { composeBody, type ClaimedNotification } from './claim';
 import { inTransaction as inTransactionOn } from '@pix/event-store';
 import type { AttemptOutcome } from './types';
 import { describeFailure } from './record-attempts';
+import { STILL_PENDING } from './by-id-sql';
 
 export interface AttemptRecord {
   at: Date;
@@ -25,7 +26,7 @@ export async function recordSplit(pool: Pool, claim: ClaimedNotification, record
   return inTransactionOn(pool, async (client) => {
     await logAttempt(client, claim, record);
     const { rows } = await client.query<{ id: string; body: string }>(
-      `SELECT id, body FROM webhook_outbox WHERE id = ANY($1::uuid[]) AND lease_token = $2 AND status = 'pending' FOR UPDATE`,
+      `SELECT id, body FROM webhook_outbox WHERE id = ANY($1::uuid[]) AND lease_token = $2 AND status = ${STILL_PENDING} FOR UPDATE`,
       [claim.items, claim.leaseToken],
     );
     if (rows.length !== claim.items.length) return false;
@@ -60,7 +61,7 @@ export async function recordCancelled(pool: Pool, claim: ClaimedNotification, re
     `UPDATE webhook_outbox
         SET status = 'cancelled', reason = $3, lease_until = NULL, lease_token = NULL, updated_at = $4,
             attempt_count = attempt_count - 1
-      WHERE id = ANY($1::uuid[]) AND lease_token = $2 AND status = 'pending'`,
+      WHERE id = ANY($1::uuid[]) AND lease_token = $2 AND status = ${STILL_PENDING}`,
     [claim.items, claim.leaseToken, reason, now],
   );
   return (result.rowCount ?? 0) > 0;
@@ -73,7 +74,7 @@ export async function releaseUnsent(pool: Pool, claims: ClaimedNotification[], n
     `UPDATE webhook_outbox o
         SET lease_until = NULL, lease_token = NULL, attempt_count = o.attempt_count - 1, updated_at = $3
        FROM unnest($1::uuid[], $2::uuid[]) AS u(id, token)
-      WHERE o.id = u.id AND o.lease_token = u.token AND o.status = 'pending'`,
+      WHERE o.id = u.id AND o.lease_token = u.token AND o.status = ${STILL_PENDING}`,
     [claims.flatMap((c) => c.items), claims.flatMap((c) => c.items.map(() => c.leaseToken)), now],
   );
 }
