@@ -5,6 +5,15 @@ import { claimDue } from './claim';
 import { recordAttempts } from './record-attempts';
 import { cashIn, Harness } from './testing/harness';
 
+/** Buffer reads of the outbox so far, by PostgreSQL's statistics (this backend's flushed first). */
+async function outboxBufferReads(one: Pool): Promise<number> {
+  await one.query('SELECT pg_stat_force_next_flush()');
+  const { rows } = await one.query<{ n: string }>(
+    `SELECT heap_blks_hit + heap_blks_read + idx_blks_hit + idx_blks_read AS n FROM pg_statio_user_tables WHERE relname = 'webhook_outbox'`,
+  );
+  return Number(rows[0].n);
+}
+
 /**
  * A backlog must not make claims and results slower than a few index lookups (ADR 15): with
  * statistics from a quiet spell ("nothing is pending"), the planner read all of a key's 50,000
@@ -35,13 +44,7 @@ describe('webhook delivery: a backlog does not slow claims and results', () => {
     await db?.drop();
   });
 
-  const outboxBlocks = async () => {
-    await one.query('SELECT pg_stat_force_next_flush()');
-    const { rows } = await one.query<{ n: string }>(
-      `SELECT heap_blks_hit + heap_blks_read + idx_blks_hit + idx_blks_read AS n FROM pg_statio_user_tables WHERE relname = 'webhook_outbox'`,
-    );
-    return Number(rows[0].n);
-  };
+  const outboxBlocks = () => outboxBufferReads(one);
 
   it(`claims 8 and records them (handing each slot over) in a few hundred buffer accesses with ${BACKLOG.toLocaleString('en-US')} pending`, async () => {
     const pending = await one.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_outbox WHERE status = 'pending'`);
@@ -68,5 +71,41 @@ describe('webhook delivery: a backlog does not slow claims and results', () => {
     // Reading the backlog costs thousands (20,000 rows, ~100 per page); by index, tens per row.
     expect(claimBlocks).toBeLessThan(600);
     expect(recordBlocks).toBeLessThan(600);
+  });
+});
+
+/**
+ * Keys whose receivers fail wait between retries with nothing due: a claim passes each of them
+ * on its walk through the pending keys without probing its leases and oldest row (ADR 15).
+ */
+describe('webhook delivery: keys between retries cost a claim only its walk', () => {
+  const RETRYING_KEYS = 5_000;
+  let db: TestDatabase;
+  let h: Harness;
+  let one: Pool;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('whd_retrying');
+    h = await Harness.open(db.url);
+    one = testPool(db.url, 1);
+    for (let i = 0; i < RETRYING_KEYS; i += 1_000) await h.outbox.enqueueMany(Array.from({ length: 1_000 }, (_, k) => cashIn(`retrying-${i + k}`)));
+    await h.pool.query(`UPDATE webhook_outbox SET next_attempt_at = now() + interval '1 hour', attempt_count = 3, batch_id = id`);
+    await h.outbox.enqueueMany(Array.from({ length: 8 }, () => cashIn('zz-live')));
+    await h.pool.query('ANALYZE webhook_outbox');
+  }, 120_000);
+  afterAll(async () => {
+    await one?.end();
+    await h?.close();
+    await db?.drop();
+  });
+
+  it(`claims the live key's 8 past ${RETRYING_KEYS.toLocaleString('en-US')} keys with nothing due, in fewer than 6 buffer reads per key`, async () => {
+    const before = await outboxBufferReads(one);
+    const now = new Date(Date.now() + 1000);
+    const claims = await claimDue(one, { now, limit: 8, maxInFlightPerKey: 8, maxBatch: 1, leaseUntil: new Date(now.getTime() + 30_000) });
+    const blocks = (await outboxBufferReads(one)) - before;
+    expect(claims.map((c) => c.chave)).toEqual(Array(8).fill('zz-live'));
+    // Before: about 10 per key (the walk's 4, then the lease count's 2 and the oldest row's 4).
+    expect(blocks).toBeLessThan(6 * RETRYING_KEYS);
   });
 });
