@@ -28,13 +28,18 @@ export async function enqueueAndClaim(
   const request: ClaimRequest = claim ? { ...claim, now } : { now, limit: 0, maxInFlightPerKey: 1, leaseUntil: now };
   const result = await db.query<{ created: number | null; delivery_id: string; chave: string; body: string; items: string[]; attempt: number }>({
     name: 'webhook_enqueue',
-    text: 'SELECT created, delivery_id, chave, body, items, attempt FROM webhook_enqueue($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)',
+    // The bodies travel as one JSON array, not a text[] literal: node-postgres escapes every quote
+    // of every body by regular expression (the intake's largest cost in pg after the socket);
+    // JSON.stringify is native, and json_array_elements_text gives back the exact strings.
+    text: `SELECT created, delivery_id, chave, body, items, attempt
+             FROM webhook_enqueue($1, $2, $3, $4, ARRAY(SELECT b FROM json_array_elements_text($5::json) WITH ORDINALITY AS t(b, n) ORDER BY n),
+                                  $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
     values: [
       rows.map((i) => notificationIdFor(i.endToEndId)),
       rows.map((i) => i.endToEndId),
       rows.map((i) => i.chave),
       rows.map((i) => i.txid),
-      rows.map((i) => JSON.stringify({ pix: [i.pix] })),
+      JSON.stringify(rows.map((i) => JSON.stringify({ pix: [i.pix] }))),
       ...claimArgs(request, leaseToken),
     ],
   });
