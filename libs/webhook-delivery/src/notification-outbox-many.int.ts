@@ -34,6 +34,16 @@ describe('notification outbox: enqueueMany()', () => {
     expect(single).toMatchObject({ status: 'pending', pix: batch[0].pix });
   });
 
+  it('stores each body byte for byte, whatever the Pix carries (quotes, backslashes, line separators, emoji, lone surrogates)', async () => {
+    const texts = ['aspas "duplas" e \\ barra', 'linha\u2028separada\u2029', 'pago 😀 ç ã', 'meio \ud800 surrogate', '\t\n\r', '{"pix":[]}'];
+    const batch = texts.map(() => cashIn('key-bytes'));
+    batch.forEach((b, k) => (b.pix = { ...b.pix, infoPagador: texts[k] }));
+    await h.outbox.enqueueMany(batch);
+    const { rows } = await h.pool.query<{ end_to_end_id: string; body: string }>(`SELECT end_to_end_id, body FROM webhook_outbox WHERE chave = 'key-bytes'`);
+    const stored = new Map(rows.map((r) => [r.end_to_end_id, r.body]));
+    for (const b of batch) expect(stored.get(b.endToEndId)).toBe(JSON.stringify({ pix: [b.pix] }));
+  });
+
   it('skips endToEndIds already stored and repeats inside the batch (a redelivered batch changes nothing)', async () => {
     const first = cashIn('key-again');
     expect(await h.outbox.enqueue(first)).toMatchObject({ created: true });
