@@ -5,11 +5,11 @@ import { resolveDeliveryConfig, type DeliveryConfig, type ResolvedDeliveryConfig
 import { HttpSender } from './http-sender';
 import { Lanes } from './lanes';
 import { AttemptRecorder } from './attempt-recorder';
-import { recordCancelled, recordSplit, releaseUnsent } from './record-result';
-import { decideAfterAttempt, parseRetryAfter } from './retry-policy';
+import { releaseUnsent } from './record-result';
+import { deliverOne, type OneDeliveryDeps } from './one-delivery';
 import { enqueueAndClaim } from './enqueue';
 import { ensureOutboxSchema } from './schema';
-import { decodeSigningSecret, signWebhook } from './signature';
+import { decodeSigningSecret } from './signature';
 import type { Clock, DeliveryLogger, PixNotificationInput, WebhookRegistrations } from './types';
 import { WebhookLookups } from './webhook-lookups';
 
@@ -22,9 +22,9 @@ import { WebhookLookups } from './webhook-lookups';
 export class DeliveryWorker {
   private readonly config: ResolvedDeliveryConfig;
   private readonly sender: HttpSender;
-  private readonly secret?: Buffer;
   private readonly lanes: Lanes;
-  private readonly recorder: AttemptRecorder;
+  /** What each POST needs from this worker (one-delivery.ts). */
+  private readonly one: OneDeliveryDeps;
   private readonly inFlight = new Set<Promise<void>>();
   /** POSTs open now (at most `concurrency`); `inFlight` also holds deliveries whose result is being written. */
   private posting = 0;
@@ -48,10 +48,9 @@ export class DeliveryWorker {
     private readonly logger: DeliveryLogger,
   ) {
     this.config = resolveDeliveryConfig(config);
-    this.secret = this.config.signingSecret ? decodeSigningSecret(this.config.signingSecret) : undefined;
     this.lanes = new Lanes({ maxInFlight: this.config.maxInFlightPerKey, maxBatch: this.config.maxBatch, slowMs: this.config.slowResponseMs });
     this.lookups = new WebhookLookups(registrations);
-    this.recorder = new AttemptRecorder(pool, {
+    const recorder = new AttemptRecorder(pool, {
       lease: () => {
         const now = this.clock.now();
         return { now, leaseToken: randomUUID(), leaseUntil: this.leaseEnd(now) };
@@ -59,6 +58,17 @@ export class DeliveryWorker {
       handedOver: (next) => this.dispatch(next),
     });
     this.sender = new HttpSender(this.config.timeoutMs, this.config.tls, this.config.allowPrivateTargets ?? false);
+    this.one = {
+      pool,
+      recorder,
+      clock,
+      logger,
+      config: this.config,
+      sender: this.sender,
+      lanes: this.lanes,
+      secret: this.config.signingSecret ? decodeSigningSecret(this.config.signingSecret) : undefined,
+      mayHandOver: (claim) => this.running && this.lanes.batchOf(claim.chave) === 1 && (this.held.get(claim.chave) ?? 0) <= this.lanes.limitOf(claim.chave),
+    };
   }
 
   /** Ensures the tables exist, then starts polling; resolves once the loop is running. */
@@ -190,7 +200,7 @@ export class DeliveryWorker {
         this.posting -= 1;
         this.startReady();
       };
-      const work: Promise<void> = this.deliver(claim, urlFor(claim.chave), slotFree)
+      const work: Promise<void> = deliverOne(this.one, claim, urlFor(claim.chave), slotFree)
         .catch((error) => this.logger.error(`webhook ${claim.id}: ${(error as Error).message}; retried when its lease ends`))
         .finally(() => {
           this.inFlight.delete(work);
@@ -202,88 +212,6 @@ export class DeliveryWorker {
         });
       this.inFlight.add(work);
     }
-  }
-
-  private async deliver(claim: ClaimedNotification, lookup: Promise<string | undefined>, posted: () => void): Promise<void> {
-    let webhookUrl: string | undefined;
-    try {
-      webhookUrl = await lookup;
-    } catch (error) {
-      await this.record(claim, null, { statusCode: null, error: `webhook lookup failed: ${(error as Error).message}`, latencyMs: 0 }, this.clock.now());
-      return;
-    }
-    if (webhookUrl === undefined) {
-      const reason = `no webhook registered for chave ${claim.chave}`;
-      const applied = await recordCancelled(this.pool, claim, reason, this.clock.now());
-      if (applied) this.logger.log(`webhook ${claim.id}: cancelled, ${reason}`);
-      return;
-    }
-    const url = `${webhookUrl}/pix`; // the official callback: plain concatenation, as BCB specifies
-    const at = this.clock.now();
-    if (at.getTime() + this.config.timeoutMs > claim.leaseUntil.getTime()) {
-      // A slow lookup ate the margin: sending now could outlive the lease and race a takeover.
-      await this.record(claim, url, { statusCode: null, error: 'not sent: lease too short for the request deadline (slow webhook lookup)', latencyMs: 0 }, at);
-      return;
-    }
-    const result = await this.sender.send(url, claim.body, this.headers(claim, at));
-    posted();
-    this.lanes.observe(claim.chave, result);
-    if (result.statusCode === 413 && claim.items.length > 1) {
-      this.lanes.tooLarge(claim.chave, claim.items.length);
-      const finishedAt = this.clock.now();
-      const error = `HTTP 413: batch of ${claim.items.length} split in two`;
-      const applied = await recordSplit(this.pool, claim, { at, url, statusCode: 413, error, latencyMs: result.latencyMs, outcome: 'retry', finishedAt });
-      this.logger.log(`webhook ${claim.id} to ${url}: ${error}${applied ? '' : '; lease lost, left to its new holder'}`);
-      return;
-    }
-    await this.record(claim, url, result, at);
-  }
-
-  private headers(claim: ClaimedNotification, at: Date): Record<string, string> {
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'user-agent': 'pix-webhook-delivery/1',
-      'webhook-id': claim.id,
-    };
-    if (this.secret) {
-      const timestamp = Math.floor(at.getTime() / 1000);
-      headers['webhook-timestamp'] = String(timestamp);
-      headers['webhook-signature'] = signWebhook(this.secret, claim.id, timestamp, claim.body);
-    }
-    return headers;
-  }
-
-  private async record(
-    claim: ClaimedNotification,
-    url: string | null,
-    result: { statusCode: number | null; error: string | null; latencyMs: number; retryAfter?: string },
-    at: Date,
-  ): Promise<void> {
-    const finishedAt = this.clock.now();
-    const decision = decideAfterAttempt({
-      attempt: claim.attempt,
-      statusCode: result.statusCode,
-      retryAfterMs: parseRetryAfter(result.retryAfter, finishedAt),
-      now: finishedAt,
-      schedule: this.config.schedule,
-      jitter: this.config.jitter,
-      maxRetryAfterMs: this.config.maxRetryAfterMs,
-    });
-    // Slot handover (unbatched keys): this lease, once released, goes to the key's next due
-    // notification in the same statement, while the key's lane still has room for it.
-    const handOver = this.running && url !== null && this.lanes.batchOf(claim.chave) === 1 && (this.held.get(claim.chave) ?? 0) <= this.lanes.limitOf(claim.chave);
-    const record = { at, url, ...result, outcome: decision.outcome, nextAttemptAt: decision.nextAttemptAt, finishedAt };
-    const applied = await this.recorder.record({ claim, record, handOver });
-    try {
-      this.config.onAttempt?.({ outcome: applied ? decision.outcome : 'lease_lost', latencyMs: result.latencyMs });
-    } catch {
-      /* an observer's failure is not the delivery's */
-    }
-    const what = `webhook ${claim.id}${claim.items.length > 1 ? ` (${claim.items.length} Pix)` : ''} attempt ${claim.attempt} to ${url ?? '(no url)'}: ${result.error ?? `HTTP ${result.statusCode}`} in ${Math.round(result.latencyMs)} ms`;
-    if (!applied) this.logger.error(`${what}; lease lost (taken over or resent meanwhile), status left to its new holder`);
-    else if (decision.outcome === 'delivered') this.logger.log(`${what}; delivered`);
-    else if (decision.outcome === 'dead') this.logger.error(`${what}; retry schedule exhausted, kept as dead`);
-    else this.logger.log(`${what}; next attempt at ${decision.nextAttemptAt?.toISOString()}`);
   }
 
   /** Wakes the loop; remembered if it comes while the loop is busy claiming. */

@@ -1,0 +1,111 @@
+import type { Pool } from 'pg';
+import type { ClaimedNotification } from './claim';
+import type { ResolvedDeliveryConfig } from './config';
+import type { HttpSender } from './http-sender';
+import type { Lanes } from './lanes';
+import type { AttemptRecorder } from './attempt-recorder';
+import { recordCancelled, recordSplit } from './record-result';
+import { decideAfterAttempt, parseRetryAfter } from './retry-policy';
+import { signWebhook } from './signature';
+import type { Clock, DeliveryLogger } from './types';
+
+/** What one POST needs from its worker; the worker keeps the scheduling (claims, slots, leases held). */
+export interface OneDeliveryDeps {
+  pool: Pool;
+  config: ResolvedDeliveryConfig;
+  sender: HttpSender;
+  lanes: Lanes;
+  recorder: AttemptRecorder;
+  clock: Clock;
+  logger: DeliveryLogger;
+  secret?: Buffer;
+  /** Whether this delivery's slot may go straight to its key's next due notification (handover). */
+  mayHandOver(claim: ClaimedNotification): boolean;
+}
+
+type SendResult = { statusCode: number | null; error: string | null; latencyMs: number; retryAfter?: string };
+
+/**
+ * One claimed delivery, start to end: the key's webhook (none: cancelled), the POST to
+ * `{webhookUrl}/pix` signed when a secret is set, what the answer teaches the key's lane (a 413
+ * splits the batch), and the attempt recorded with its status transition under the lease.
+ * `posted` is called when the POST has ended (its slot is free while the result is written).
+ */
+export async function deliverOne(deps: OneDeliveryDeps, claim: ClaimedNotification, lookup: Promise<string | undefined>, posted: () => void): Promise<void> {
+  const { clock, config, lanes, logger, pool } = deps;
+  let webhookUrl: string | undefined;
+  try {
+    webhookUrl = await lookup;
+  } catch (error) {
+    await record(deps, claim, null, { statusCode: null, error: `webhook lookup failed: ${(error as Error).message}`, latencyMs: 0 }, clock.now());
+    return;
+  }
+  if (webhookUrl === undefined) {
+    const reason = `no webhook registered for chave ${claim.chave}`;
+    const applied = await recordCancelled(pool, claim, reason, clock.now());
+    if (applied) logger.log(`webhook ${claim.id}: cancelled, ${reason}`);
+    return;
+  }
+  const url = `${webhookUrl}/pix`; // the official callback: plain concatenation, as BCB specifies
+  const at = clock.now();
+  if (at.getTime() + config.timeoutMs > claim.leaseUntil.getTime()) {
+    // A slow lookup ate the margin: sending now could outlive the lease and race a takeover.
+    await record(deps, claim, url, { statusCode: null, error: 'not sent: lease too short for the request deadline (slow webhook lookup)', latencyMs: 0 }, at);
+    return;
+  }
+  const result = await deps.sender.send(url, claim.body, headers(deps.secret, claim, at));
+  posted();
+  lanes.observe(claim.chave, result);
+  if (result.statusCode === 413 && claim.items.length > 1) {
+    lanes.tooLarge(claim.chave, claim.items.length);
+    const finishedAt = clock.now();
+    const error = `HTTP 413: batch of ${claim.items.length} split in two`;
+    const applied = await recordSplit(pool, claim, { at, url, statusCode: 413, error, latencyMs: result.latencyMs, outcome: 'retry', finishedAt });
+    logger.log(`webhook ${claim.id} to ${url}: ${error}${applied ? '' : '; lease lost, left to its new holder'}`);
+    return;
+  }
+  await record(deps, claim, url, result, at);
+}
+
+function headers(secret: Buffer | undefined, claim: ClaimedNotification, at: Date): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': 'pix-webhook-delivery/1',
+    'webhook-id': claim.id,
+  };
+  if (secret) {
+    const timestamp = Math.floor(at.getTime() / 1000);
+    headers['webhook-timestamp'] = String(timestamp);
+    headers['webhook-signature'] = signWebhook(secret, claim.id, timestamp, claim.body);
+  }
+  return headers;
+}
+
+async function record(deps: OneDeliveryDeps, claim: ClaimedNotification, url: string | null, result: SendResult, at: Date): Promise<void> {
+  const { config, logger } = deps;
+  const finishedAt = deps.clock.now();
+  const decision = decideAfterAttempt({
+    attempt: claim.attempt,
+    statusCode: result.statusCode,
+    retryAfterMs: parseRetryAfter(result.retryAfter, finishedAt),
+    now: finishedAt,
+    schedule: config.schedule,
+    jitter: config.jitter,
+    maxRetryAfterMs: config.maxRetryAfterMs,
+  });
+  // Slot handover (unbatched keys): this lease, once released, goes to the key's next due
+  // notification in the same statement, while the key's lane still has room for it.
+  const handOver = url !== null && deps.mayHandOver(claim);
+  const attempt = { at, url, ...result, outcome: decision.outcome, nextAttemptAt: decision.nextAttemptAt, finishedAt };
+  const applied = await deps.recorder.record({ claim, record: attempt, handOver });
+  try {
+    config.onAttempt?.({ outcome: applied ? decision.outcome : 'lease_lost', latencyMs: result.latencyMs });
+  } catch {
+    /* an observer's failure is not the delivery's */
+  }
+  const what = `webhook ${claim.id}${claim.items.length > 1 ? ` (${claim.items.length} Pix)` : ''} attempt ${claim.attempt} to ${url ?? '(no url)'}: ${result.error ?? `HTTP ${result.statusCode}`} in ${Math.round(result.latencyMs)} ms`;
+  if (!applied) logger.error(`${what}; lease lost (taken over or resent meanwhile), status left to its new holder`);
+  else if (decision.outcome === 'delivered') logger.log(`${what}; delivered`);
+  else if (decision.outcome === 'dead') logger.error(`${what}; retry schedule exhausted, kept as dead`);
+  else logger.log(`${what}; next attempt at ${decision.nextAttemptAt?.toISOString()}`);
+}
