@@ -75,10 +75,10 @@ describe('webhook delivery: a backlog does not slow claims and results', () => {
 });
 
 /**
- * Keys whose receivers fail wait between retries with nothing due: a claim passes each of them
- * on its walk through the pending keys without probing its leases and oldest row (ADR 15).
+ * Keys whose receivers fail wait between retries with nothing due: a claim finds the keys due
+ * now in webhook_due_keys and reads nothing of the others (ADR 15).
  */
-describe('webhook delivery: keys between retries cost a claim only its walk', () => {
+describe('webhook delivery: keys between retries cost a claim nothing', () => {
   const RETRYING_KEYS = 5_000;
   let db: TestDatabase;
   let h: Harness;
@@ -99,13 +99,17 @@ describe('webhook delivery: keys between retries cost a claim only its walk', ()
     await db?.drop();
   });
 
-  it(`claims the live key's 8 past ${RETRYING_KEYS.toLocaleString('en-US')} keys with nothing due, in fewer than 6 buffer reads per key`, async () => {
-    const before = await outboxBufferReads(one);
+  it(`claims a live key's Pix past ${RETRYING_KEYS.toLocaleString('en-US')} keys with nothing due, reading none of them`, async () => {
     const now = new Date(Date.now() + 1000);
-    const claims = await claimDue(one, { now, limit: 8, maxInFlightPerKey: 8, maxBatch: 1, leaseUntil: new Date(now.getTime() + 30_000) });
+    const request = (limit: number) => ({ now, limit, maxInFlightPerKey: 8, maxBatch: 1, leaseUntil: new Date(now.getTime() + 30_000) });
+    // The retry schedules were moved here by hand, not by a result: the first claim learns them
+    // (as a claim after each failed attempt does, one key at a time), and takes 4 of the live key's.
+    expect((await claimDue(one, request(4))).map((c) => c.chave)).toEqual(Array(4).fill('zz-live'));
+    const before = await outboxBufferReads(one);
+    const claims = await claimDue(one, request(4));
     const blocks = (await outboxBufferReads(one)) - before;
-    expect(claims.map((c) => c.chave)).toEqual(Array(8).fill('zz-live'));
-    // Before: about 10 per key (the walk's 4, then the lease count's 2 and the oldest row's 4).
-    expect(blocks).toBeLessThan(6 * RETRYING_KEYS);
+    expect(claims.map((c) => c.chave)).toEqual(Array(4).fill('zz-live'));
+    // Walking every pending key read ~10 buffers per key (50,315 here), then ~4 per key.
+    expect(blocks).toBeLessThan(200);
   });
 });

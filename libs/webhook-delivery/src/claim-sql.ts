@@ -5,34 +5,24 @@ const CLAIM_LOCK_ID = 727_102;
  * Due rows, key by key (oldest due key first), at most `free × batch` rows per key, where a slot
  * is a distinct delivery under an unexpired lease of any worker. Rows are ordered so a batch's
  * members (same schedule, same batch_id) are adjacent; SKIP LOCKED steps over rows a result or
- * resend is writing. Keys are found by skipping through the (chave, next_attempt_at) index one
- * key at a time, and each key's leases and oldest due row by index too: a claim reads a few rows
- * per key, not every pending row (a slow key's backlog of thousands made every claim, for every
- * key, slower). Each key's rows are read in that index's order and only as many as it can take
- * (no sort of its whole due backlog); members of a batch the window cuts off are completed below.
- * A key's rows are selected as a range of that index, `(chave, next_attempt_at) BETWEEN (key,
- * -infinity) AND (key, now)`: written as `chave = key AND next_attempt_at <= now`, the planner
- * walked the (next_attempt_at) index instead and filtered, so with a slow key's 2,000 due rows
- * ahead every other key's claim stepped over all of them (EXPLAIN ANALYZE: 2 × 2,000 rows removed
- * by filter, 1.7 ms; now none, 1.0 ms). The walk reads each key's first entry, its earliest
- * schedule: a key with nothing due yet (a failing receiver between retries) is passed over there,
- * without its lease count and oldest-row probes (20,000 such keys: 200,000 buffer reads a claim,
- * now 80,000; the walk itself still visits every pending key, ADR 15).
+ * resend is writing. The keys come from `webhook_due_keys` (those whose `due_at` has come, by
+ * index): keys waiting between retries cost a claim nothing (it walked every pending key, ~4
+ * buffer reads each, so 20,000 failing receivers made every claim take 70 ms). Each key's leases
+ * and oldest due row are read by index: a few rows per key, not every pending row (a slow key's
+ * backlog of thousands made every claim, for every key, slower). Each key's rows are read in that
+ * index's order and only as many as it can take (no sort of its whole due backlog); members of a
+ * batch the window cuts off are completed below. A key's rows are selected as a range of that
+ * index, `(chave, next_attempt_at) BETWEEN (key, -infinity) AND (key, now)`: written as `chave =
+ * key AND next_attempt_at <= now`, the planner walked the (next_attempt_at) index instead and
+ * filtered, so with a slow key's 2,000 due rows ahead every other key's claim stepped over all of
+ * them (EXPLAIN ANALYZE: 2 × 2,000 rows removed by filter, 1.7 ms; now none, 1.0 ms).
  */
 const CANDIDATES = `
 lanes AS (
   SELECT * FROM unnest(p_keys, p_caps, p_batches) AS l(chave, cap, batch)
-), pending_keys AS (
-  (SELECT o.chave, o.next_attempt_at AS first_at FROM webhook_outbox o WHERE o.status = 'pending' ORDER BY o.chave, o.next_attempt_at LIMIT 1)
-  UNION ALL
-  SELECT n.chave, n.first_at FROM pending_keys k
-   CROSS JOIN LATERAL (
-     SELECT o.chave, o.next_attempt_at AS first_at FROM webhook_outbox o
-      WHERE o.status = 'pending' AND o.chave > k.chave ORDER BY o.chave, o.next_attempt_at LIMIT 1
-   ) n
 ), keys AS (
   SELECT k.chave, COALESCE(l.cap, p_cap) - f.in_flight AS free, COALESCE(l.batch, p_batch) AS batch, d.oldest
-    FROM pending_keys k
+    FROM webhook_due_keys k
     LEFT JOIN lanes l ON l.chave = k.chave
     CROSS JOIN LATERAL (
       SELECT count(DISTINCT o.batch_id) AS in_flight FROM webhook_outbox o
@@ -43,7 +33,7 @@ lanes AS (
        WHERE (o.chave, o.next_attempt_at) BETWEEN (k.chave, '-infinity') AND (k.chave, p_now) AND o.status = 'pending' AND (o.lease_until IS NULL OR o.lease_until <= p_now)
        ORDER BY o.chave, o.next_attempt_at LIMIT 1
     ) d
-   WHERE k.first_at <= p_now AND f.in_flight < COALESCE(l.cap, p_cap)
+   WHERE k.due_at <= p_now AND f.in_flight < COALESCE(l.cap, p_cap)
    ORDER BY d.oldest
    LIMIT p_limit
 ), cand AS (
@@ -127,6 +117,36 @@ tagged AS (
 )`;
 
 /**
+ * After the claim (its leases visible): each key whose `due_at` has come and that has nothing due
+ * now gets its real next schedule, or leaves the table when nothing is pending. Read first, then
+ * changed only where the version is still the one read and the row is free (SKIP LOCKED): a key
+ * stored or resent meanwhile moved its version, so it is never dropped from under a new row, and
+ * a claim never waits for an intake that is itself waiting for the claim lock. A key with rows in
+ * flight keeps its `due_at` (their schedule has passed): a lease that ends makes them due again.
+ * The key's first row is a range of the (chave, next_attempt_at) index, for the reason above.
+ */
+const SETTLE_DUE_KEYS = `
+  SELECT array_agg(q.chave), array_agg(q.version), array_agg(x.next_at) INTO v_keys, v_versions, v_next
+    FROM webhook_due_keys q
+    LEFT JOIN LATERAL (
+      SELECT o.next_attempt_at AS next_at FROM webhook_outbox o
+       WHERE (o.chave, o.next_attempt_at) BETWEEN (q.chave, '-infinity') AND (q.chave, 'infinity') AND o.status = 'pending'
+       ORDER BY o.chave, o.next_attempt_at LIMIT 1
+    ) x ON true
+   WHERE q.due_at <= p_now AND (x.next_at IS NULL OR x.next_at > p_now);
+  IF v_keys IS NOT NULL THEN
+    WITH seen AS (
+      SELECT * FROM unnest(v_keys, v_versions, v_next) AS s(chave, version, next_at)
+    ), free AS (
+      SELECT q.chave, s.next_at FROM webhook_due_keys q JOIN seen s ON s.chave = q.chave AND s.version = q.version
+       ORDER BY q.chave FOR UPDATE OF q SKIP LOCKED
+    ), dropped AS (
+      DELETE FROM webhook_due_keys q USING free f WHERE q.chave = f.chave AND f.next_at IS NULL
+    )
+    UPDATE webhook_due_keys q SET due_at = f.next_at, version = q.version + 1 FROM free f WHERE q.chave = f.chave AND f.next_at IS NOT NULL;
+  END IF;`;
+
+/**
  * A claim in ONE round trip: the function takes the claim lock (claimers take turns, so two
  * cannot both see a free slot), and its query then runs on a snapshot taken after the lock, so
  * it sees every lease the claimer before it committed. The transaction is the call's own. The
@@ -146,10 +166,15 @@ LANGUAGE plpgsql VOLATILE
 SET plan_cache_mode = force_custom_plan
 AS $claim$
 #variable_conflict use_column
+DECLARE
+  v_keys text[];
+  v_versions bigint[];
+  v_next timestamptz[];
 BEGIN
   PERFORM pg_advisory_xact_lock(${CLAIM_LOCK_ID});
   RETURN QUERY
-  WITH RECURSIVE ${CANDIDATES}, ${DELIVERIES}
+  WITH ${CANDIDATES}, ${DELIVERIES}
   SELECT c.did, c.chave, c.delivery_body, c.items, c.attempts[1] + 1 FROM composed c ORDER BY c.first_o;
+  ${SETTLE_DUE_KEYS}
 END
 $claim$`;

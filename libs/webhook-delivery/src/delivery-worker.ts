@@ -6,12 +6,16 @@ import { HttpSender } from './http-sender';
 import { Lanes } from './lanes';
 import { AttemptRecorder } from './attempt-recorder';
 import { releaseUnsent } from './record-result';
+import { repairDueKeys } from './due-keys-sql';
 import { deliverOne, type OneDeliveryDeps } from './one-delivery';
 import { enqueueAndClaim } from './enqueue';
 import { ensureOutboxSchema } from './schema';
 import { decodeSigningSecret } from './signature';
 import type { Clock, DeliveryLogger, PixNotificationInput, WebhookRegistrations } from './types';
 import { WebhookLookups } from './webhook-lookups';
+
+/** How often a worker checks that every key with pending notifications is in webhook_due_keys. */
+const REPAIR_INTERVAL_MS = 60_000;
 
 /**
  * Drains the outbox: claims due deliveries (one notification, or a batch for one key) under a
@@ -39,6 +43,7 @@ export class DeliveryWorker {
   private loop?: Promise<void>;
   private wake?: () => void;
   private wakeRequested = false;
+  private nextRepairAt = 0;
 
   constructor(
     private readonly pool: Pool,
@@ -124,6 +129,7 @@ export class DeliveryWorker {
   private async run(): Promise<void> {
     while (this.running) {
       this.wakeRequested = false;
+      await this.repairDueKeys();
       // Claims run ahead of the free POST slots by up to `concurrency` deliveries: a POST that
       // ends starts the next claimed one at once instead of waiting for a claim round trip.
       const free = this.free();
@@ -138,6 +144,18 @@ export class DeliveryWorker {
       // A full batch suggests more is due: go again at once; otherwise wait for a poll or a slot.
       if (!this.running || (free > 0 && claimed === free)) continue;
       await this.sleep(this.config.pollMs);
+    }
+  }
+
+  /** The safety net of webhook_due_keys (due-keys-sql.ts), at start and every REPAIR_INTERVAL_MS. */
+  private async repairDueKeys(): Promise<void> {
+    if (performance.now() < this.nextRepairAt) return;
+    this.nextRepairAt = performance.now() + REPAIR_INTERVAL_MS;
+    try {
+      const repaired = await repairDueKeys(this.pool);
+      if (repaired > 0) this.logger.error(`webhook delivery: ${repaired} keys with pending notifications were missing from webhook_due_keys or due too late there (written by an older version, or by hand?); repaired`);
+    } catch (error) {
+      this.logger.error(`webhook delivery: due keys repair failed: ${(error as Error).message}`);
     }
   }
 

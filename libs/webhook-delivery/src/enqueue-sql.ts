@@ -1,9 +1,12 @@
+import { lowerDueKeys } from './due-keys-sql';
+
 /**
  * Stores cash-in notifications, once per endToEndId, then (when it stored any and the caller has
  * free slots) claims due deliveries exactly as `webhook_claim_due` does, in one round trip. Rows
  * get timestamps a microsecond apart, ending at `p_now`, so a key's notifications are claimed in
  * the order given. The first row returned carries only `created`; each further row is a claimed
- * delivery. The claim runs after the insert, in the same transaction, so it sees the new rows;
+ * delivery. The keys stored are marked due (webhook_due_keys) in the same statement. The claim
+ * runs after the insert, in the same transaction, so it sees the new rows;
  * its lock is taken after the insert and held to the commit, right after.
  */
 export const ENQUEUE_FUNCTION_DDL = `
@@ -18,13 +21,17 @@ AS $enqueue$
 DECLARE
   n int;
 BEGIN
-  INSERT INTO webhook_outbox (id, end_to_end_id, chave, txid, body, status, next_attempt_at, pending_since, created_at, updated_at)
-  SELECT t.id, t.e2e, t.chave, t.txid, t.body, 'pending', t.at, t.at, t.at, t.at
-    FROM (SELECT u.*, p_now - (cardinality(p_ids) - u.n) * interval '1 microsecond' AS at
-            FROM unnest(p_ids, p_e2e, p_chaves, p_txids, p_bodies) WITH ORDINALITY AS u(id, e2e, chave, txid, body, n)) t
-   ORDER BY t.n
-  ON CONFLICT DO NOTHING; -- no target: concurrent inserts collide on the id (PK) and the endToEndId alike
-  GET DIAGNOSTICS n = ROW_COUNT;
+  WITH stored AS (
+    INSERT INTO webhook_outbox (id, end_to_end_id, chave, txid, body, status, next_attempt_at, pending_since, created_at, updated_at)
+    SELECT t.id, t.e2e, t.chave, t.txid, t.body, 'pending', t.at, t.at, t.at, t.at
+      FROM (SELECT u.*, p_now - (cardinality(p_ids) - u.n) * interval '1 microsecond' AS at
+              FROM unnest(p_ids, p_e2e, p_chaves, p_txids, p_bodies) WITH ORDINALITY AS u(id, e2e, chave, txid, body, n)) t
+     ORDER BY t.n
+    ON CONFLICT DO NOTHING -- no target: concurrent inserts collide on the id (PK) and the endToEndId alike
+    RETURNING chave, next_attempt_at
+  ), keyed AS (${lowerDueKeys('stored')}
+  )
+  SELECT count(*) INTO n FROM stored;
   RETURN QUERY SELECT n, NULL::uuid, NULL::text, NULL::text, NULL::uuid[], NULL::int;
   IF n > 0 AND p_limit > 0 THEN
     RETURN QUERY SELECT NULL::int, c.delivery_id, c.chave, c.body, c.items, c.attempt

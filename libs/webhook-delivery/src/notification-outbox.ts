@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { enqueueAndClaim } from './enqueue';
 import { notificationIdFor } from './notification-id';
+import { lowerDueKeys } from './due-keys-sql';
 import { NOTIFICATION_COLUMNS, toAttempt, toNotification } from './outbox-rows';
 import { ensureOutboxSchema } from './schema';
 import {
@@ -64,14 +65,19 @@ export class NotificationOutbox {
     if (selector.from) add('created_at >= ?', selector.from);
     if (selector.to) add('created_at < ?', selector.to);
     if (params.length === 1) throw new Error('resend: give at least one of ids, endToEndIds, from, to');
-    const result = await this.pool.query(
-      `UPDATE webhook_outbox
-          SET status = 'pending', batch_id = id, attempt_count = 0, next_attempt_at = $1, pending_since = $1, updated_at = $1,
-              lease_until = NULL, lease_token = NULL, delivered_at = NULL, reason = NULL
-        WHERE ${where.join(' AND ')}`,
+    const { rows } = await this.pool.query<{ n: number }>(
+      `WITH resent AS (
+         UPDATE webhook_outbox
+            SET status = 'pending', batch_id = id, attempt_count = 0, next_attempt_at = $1, pending_since = $1, updated_at = $1,
+                lease_until = NULL, lease_token = NULL, delivered_at = NULL, reason = NULL
+          WHERE ${where.join(' AND ')}
+          RETURNING chave, next_attempt_at
+       ), keyed AS (${lowerDueKeys('resent')}
+       )
+       SELECT count(*)::int AS n FROM resent`,
       params,
     );
-    return result.rowCount ?? 0;
+    return rows[0].n;
   }
 
   async get(id: string): Promise<OutboxNotification | undefined> {

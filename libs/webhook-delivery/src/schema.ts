@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import { migrate, type Migration } from '@pix/event-store';
 import { CLAIM_FUNCTION_DDL } from './claim-sql';
 import { ENQUEUE_FUNCTION_DDL } from './enqueue-sql';
+import { REPAIR_FUNCTION_DDL } from './due-keys-sql';
 
 /**
  * One row per cash-in notification (keyed by the endToEndId-derived UUID) plus an append-only
@@ -86,6 +87,23 @@ export const STATUS_STATISTICS_DDL = `
 ALTER TABLE webhook_outbox ALTER COLUMN status SET STATISTICS 0, ALTER COLUMN status TYPE text;
 `;
 
+/**
+ * Keys with something that may be due (ADR 15): one row per key, `due_at` never later than the
+ * earliest schedule of its pending rows. A claim reads the keys due now from here instead of
+ * walking every pending key (thousands of keys waiting between retries made every claim slow).
+ * Storing and resending lower `due_at` in their own transaction; claims raise it to the key's
+ * real next schedule, or drop the key, and a periodic repair re-adds any key missing.
+ */
+export const DUE_KEYS_DDL = `
+CREATE TABLE IF NOT EXISTS webhook_due_keys (
+  chave   text        PRIMARY KEY,
+  due_at  timestamptz NOT NULL,
+  version bigint      NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS webhook_due_keys_due_idx ON webhook_due_keys (due_at);
+SELECT webhook_repair_due_keys();
+`;
+
 /** The outbox tables, then batching, as versioned start-up migrations under the one schema lock. */
 export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   { id: '0003-webhook-outbox', up: async (client) => void (await client.query(OUTBOX_DDL)) },
@@ -95,6 +113,8 @@ export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   { id: `0006-webhook-claim-function-${versionOf(CLAIM_FUNCTION_DDL)}`, up: async (client) => void (await client.query(CLAIM_FUNCTION_DDL)) },
   { id: `0007-webhook-enqueue-function-${versionOf(ENQUEUE_FUNCTION_DDL)}`, up: async (client) => void (await client.query(ENQUEUE_FUNCTION_DDL)) },
   { id: '0008-webhook-outbox-status-without-statistics', up: async (client) => void (await client.query(STATUS_STATISTICS_DDL)) },
+  { id: `0009-webhook-repair-function-${versionOf(REPAIR_FUNCTION_DDL)}`, up: async (client) => void (await client.query(REPAIR_FUNCTION_DDL)) },
+  { id: '0010-webhook-due-keys', up: async (client) => void (await client.query(DUE_KEYS_DDL)) },
 ];
 
 function versionOf(ddl: string): string {

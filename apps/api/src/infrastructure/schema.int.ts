@@ -53,10 +53,12 @@ describe('start-up schema on an empty database', () => {
             versioned('0006-webhook-claim-function-'),
             versioned('0007-webhook-enqueue-function-'),
             '0008-webhook-outbox-status-without-statistics',
+            versioned('0009-webhook-repair-function-'),
+            '0010-webhook-due-keys',
           ]);
           const status = await check.query(`SELECT attstattarget FROM pg_attribute WHERE attrelid = 'webhook_outbox'::regclass AND attname = 'status'`);
           expect(status.rows).toEqual([{ attstattarget: 0 }]);
-          await expect(check.query(`SELECT 'webhook_claim_due'::regproc, 'webhook_enqueue'::regproc`)).resolves.toBeDefined();
+          await expect(check.query(`SELECT 'webhook_claim_due'::regproc, 'webhook_enqueue'::regproc, 'webhook_repair_due_keys'::regproc, 'webhook_due_keys'::regclass`)).resolves.toBeDefined();
           await expect(check.query(`SELECT nextval('cobv_location_id_seq')`)).resolves.toBeDefined();
         } finally {
           await check.end();
