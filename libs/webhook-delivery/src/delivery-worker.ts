@@ -129,7 +129,7 @@ export class DeliveryWorker {
   private async run(): Promise<void> {
     while (this.running) {
       this.wakeRequested = false;
-      await this.repairDueKeys();
+      await this.checkDueKeys();
       // Claims run ahead of the free POST slots by up to `concurrency` deliveries: a POST that
       // ends starts the next claimed one at once instead of waiting for a claim round trip.
       const free = this.free();
@@ -148,7 +148,7 @@ export class DeliveryWorker {
   }
 
   /** The safety net of webhook_due_keys (due-keys-sql.ts), at start and every REPAIR_INTERVAL_MS. */
-  private async repairDueKeys(): Promise<void> {
+  private async checkDueKeys(): Promise<void> {
     if (performance.now() < this.nextRepairAt) return;
     this.nextRepairAt = performance.now() + REPAIR_INTERVAL_MS;
     try {
