@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Pool } from 'pg';
-import { EVENT_STORE_MIGRATION, migrate, PostgresEventStore } from '@pix/event-store';
+import { EVENT_STORE_MIGRATIONS, migrate, PostgresEventStore } from '@pix/event-store';
 import { webhookStreamId } from '@pix/domain';
 import { cashIn, connectPsp, skipOldCashIns } from './kafka-load';
 import { startNotifier } from './processes';
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   const group = `iload-${db}`;
   const psp = await connectPsp(BROKERS);
   try {
-    await migrate(pool, [EVENT_STORE_MIGRATION]);
+    await migrate(pool, EVENT_STORE_MIGRATIONS);
     const store = await PostgresEventStore.create({ pool, listen: false });
     for (const [i, chave] of keys.entries()) {
       const data = { chave, webhookUrl: `${receiver.url}/k${i}`, criacao: new Date().toISOString(), recebedorId: 'bench' };

@@ -1,4 +1,4 @@
-import { EVENT_STORE_MIGRATION, migrate, PostgresEventStore } from '@pix/event-store';
+import { EVENT_STORE_MIGRATIONS, migrate, PostgresEventStore } from '@pix/event-store';
 import { ProjectionRunner } from '@pix/read-models';
 import { createTestDatabase, testPool } from '@pix/testing';
 import { ensureOutboxSchema, OUTBOX_MIGRATIONS } from '@pix/webhook-delivery';
@@ -25,7 +25,7 @@ async function startApiSchema(url: string): Promise<void> {
 async function startNotifierSchema(url: string): Promise<void> {
   const pool = testPool(url, 2);
   try {
-    await migrate(pool, [EVENT_STORE_MIGRATION, ...OUTBOX_MIGRATIONS]);
+    await migrate(pool, [...EVENT_STORE_MIGRATIONS, ...OUTBOX_MIGRATIONS]);
     await ensureOutboxSchema(pool);
   } finally {
     await pool.end();
@@ -55,6 +55,7 @@ describe('start-up schema on an empty database', () => {
             '0008-webhook-outbox-status-without-statistics',
             versioned('0009-webhook-repair-function-'),
             '0010-webhook-due-keys',
+            '0011-es-events-without-parallel-scans',
           ]);
           const status = await check.query(`SELECT attstattarget FROM pg_attribute WHERE attrelid = 'webhook_outbox'::regclass AND attname = 'status'`);
           expect(status.rows).toEqual([{ attstattarget: 0 }]);

@@ -21,7 +21,7 @@ import { groupable } from './group-append';
 import { GroupCommit, type AppendRow, type GroupCommitOptions } from './group-commit';
 import { StreamReads } from './stream-reads';
 import { migrate } from './migrations';
-import { APPENDED_CHANNEL, EVENT_STORE_MIGRATION } from './schema';
+import { APPENDED_CHANNEL, EVENT_STORE_MIGRATIONS } from './schema';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -68,7 +68,7 @@ export class PostgresEventStore implements EventStore {
 
   static async create(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {
     const store = new PostgresEventStore(options);
-    await migrate(store.pool, [EVENT_STORE_MIGRATION]);
+    await migrate(store.pool, EVENT_STORE_MIGRATIONS);
     if (options.listen !== false) await store.startListening();
     return store;
   }

@@ -1,12 +1,7 @@
 import type { Pool } from 'pg';
 import { SharedLookups } from '../round-trip-sharing';
-import { READ_STREAM_SQL } from './append-sql';
+import { READ_STREAM_SQL, READ_STREAMS_SQL } from './append-sql';
 import type { EventRow } from './rows';
-
-const READ_STREAMS_SQL = `
-SELECT event_id::text, stream_id, stream_revision::text, event_type, data, metadata, recorded_at,
-       global_position::text, transaction_id::text
-FROM es_events WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, es_events.stream_revision`;
 
 /**
  * Stream reads made while the loop is busy (the same turn, or while 4 reads are out) share one
