@@ -17,6 +17,16 @@ export function putLoad(url: string, connections: number, txidPrefix: string, d:
   return httpLoad({ url, connections, method: 'PUT', path: () => `/v2/cobv/${next()}`, body, expectStatus: 201, onMeasureStart }, d);
 }
 
+/**
+ * Untimed PUTs at 16 clients against each process in turn, before the first measured point: a
+ * process just started runs its first thousands of requests unoptimised (three 1-client points
+ * in a row on one API: 630, 826, 908 req/s), and the ceilings' own code paths are tiny and warm
+ * within their warm-up. Measured points then compare steady states.
+ */
+export async function warmPutPaths(urls: string[], txidPrefix: string, ms: number): Promise<void> {
+  for (const [i, url] of urls.entries()) await putLoad(url, 16, `${txidPrefix}${i}`, { warmupMs: 0, measureMs: ms });
+}
+
 /** GET /v2/cobv/{txid} over random seeded charges (200 expected). */
 export function getLoad(url: string, connections: number, txids: string[], d: Durations): Promise<Point> {
   const pick = () => txids[Math.floor(Math.random() * txids.length)];

@@ -1,6 +1,7 @@
 /**
  * BENCH_ONLY=put: item 1 alone, for development. The API on a scratch database seeded with
- * BENCH_PUT_SEED charges (default 20,000; item 1 runs on 100,000 in the full run), then at each
+ * BENCH_PUT_SEED charges (default 20,000; item 1 runs on 100,000 in the full run), warmed by
+ * BENCH_PUT_WARMUP_SECONDS (default 5; 0: cold) of untimed PUTs on each process, then at each
  * of BENCH_PUT_CLIENTS (default 1,64) raw INSERT, bare Fastify and the API back to back, with
  * the CPU each process spent per PUT (Linux /proc) and the API's instructions and cycles per PUT
  * (`perf stat`, if present). Prints the rows; docs/benchmarks.md is left as it is.
@@ -9,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Pool } from 'pg';
 import { putBody, runTag, seedEvents } from './fixtures';
-import { capture, putLoad } from './http';
+import { capture, putLoad, warmPutPaths } from './http';
 import type { Durations } from './load';
 import { startApi, startBareFastify, type Stoppable } from './processes';
 import { fmtPoint, fmtRate } from './report';
@@ -81,6 +82,12 @@ export async function putOnly(url: string, db: Pool, children: Stoppable[], http
   const bare = await startBareFastify(putResponse, '{}');
   children.push(bare);
   const tag = runTag();
+  // As in the full run (bench.ts): steady states compared, not a process's first requests.
+  const warmupMs = Number(process.env.BENCH_PUT_WARMUP_SECONDS ?? 5) * 1000;
+  if (warmupMs > 0) {
+    log(`untimed PUTs at 16 clients, ${warmupMs / 1000} s on the API, then on bare Fastify`);
+    await warmPutPaths([api.url, bare.url], `w16x${tag}`, warmupMs);
+  }
   for (const [i, c] of clients.entries()) {
     log(`PUT /v2/cobv/{txid}, ${c} client(s): raw INSERT, bare Fastify, API`);
     await waitForConnectionSlots(db, c + 2);
