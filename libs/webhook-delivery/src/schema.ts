@@ -104,6 +104,13 @@ CREATE INDEX IF NOT EXISTS webhook_due_keys_due_idx ON webhook_due_keys (due_at)
 SELECT webhook_repair_due_keys();
 `;
 
+/**
+ * The index on pending rows by next attempt alone served the claim before claims went key by key
+ * (webhook_outbox_key_due_idx, then webhook_due_keys): no statement uses it now, and every stored
+ * notification and every claim of one (an update that moves the row) still wrote to it.
+ */
+export const DROP_UNUSED_DUE_INDEX_DDL = `DROP INDEX IF EXISTS webhook_outbox_due_idx`;
+
 /** The outbox tables, then batching, as versioned start-up migrations under the one schema lock. */
 export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   { id: '0003-webhook-outbox', up: async (client) => void (await client.query(OUTBOX_DDL)) },
@@ -115,6 +122,7 @@ export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   { id: '0008-webhook-outbox-status-without-statistics', up: async (client) => void (await client.query(STATUS_STATISTICS_DDL)) },
   { id: `0009-webhook-repair-function-${versionOf(REPAIR_FUNCTION_DDL)}`, up: async (client) => void (await client.query(REPAIR_FUNCTION_DDL)) },
   { id: '0010-webhook-due-keys', up: async (client) => void (await client.query(DUE_KEYS_DDL)) },
+  { id: '0012-webhook-outbox-without-unused-due-index', up: async (client) => void (await client.query(DROP_UNUSED_DUE_INDEX_DDL)) },
 ];
 
 function versionOf(ddl: string): string {
