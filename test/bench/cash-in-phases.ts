@@ -38,6 +38,32 @@ export async function backlogBurst(psp: Psp, receiver: WebhookReceiver, messages
   return { count: messages.length, ms: last - started, publishMs: published - started, posts: receiver.webhookPosts - posts, largestPost: receiver.largestPost };
 }
 
+/**
+ * The API's settlement of every cash-in published through the returned Psp, followed: `settled()`
+ * resolves once each charge paid so far is CONCLUIDA. Phases start there, so a window carries its
+ * own settlement and not the previous phase's (the API settles a burst of 3,000 for a second or
+ * more after the receiver has it, on the same two cores). Other topics (ceilings) are not followed.
+ */
+export function followSettlement(psp: Psp, db: Pool, recebedorId: string): { psp: Psp; settled(): Promise<void> } {
+  const pending = new Set<string>();
+  const follow = (m: PixRecebidoMessage, topic?: string) => {
+    if (topic === undefined && m.txid) pending.add(`${recebedorId}/${m.txid}`);
+  };
+  const followed: Psp = {
+    ...psp,
+    publish: (m, topic) => (follow(m, topic), psp.publish(m, topic)),
+    publishMany: (messages, chunk) => (messages.forEach((m) => follow(m)), psp.publishMany(messages, chunk)),
+  };
+  const settled = async () => {
+    for (const deadline = Date.now() + 120_000; pending.size > 0; await sleep(50)) {
+      const { rows } = await db.query<{ id: string }>(`SELECT id FROM rm_cobv WHERE id = ANY($1::text[]) AND status = 'CONCLUIDA'`, [[...pending]]);
+      for (const r of rows) pending.delete(r.id);
+      if (pending.size > 0 && Date.now() > deadline) throw new Error(`the API has not settled ${pending.size} cash-ins within 120 s (first: ${[...pending][0]})`);
+    }
+  };
+  return { psp: followed, settled };
+}
+
 /** Publishes one cash-in and resolves once the receiver has read the POST carrying it. */
 export function deliverer(psp: Psp, receiver: WebhookReceiver, txid: () => string, timeoutMs = 30_000) {
   return async (chave: string, onArrival?: (m: PixRecebidoMessage, published: number, received: number) => void) => {
@@ -64,8 +90,9 @@ export interface Isolation {
 
 /**
  * Key B's closed-loop rate alone, then again while key A's receiver answers after `slowMs` and
- * `backlog` of A's Pix wait in the notifier (published and taken into the outbox before B's
- * second window, so the two keys share the workers, not the intake). Afterwards A is made fast
+ * `backlog` of A's Pix wait in the notifier (published, taken into the outbox and settled by the
+ * API before B's second window, so the two keys share the workers, not the intake). Each of B's
+ * windows starts once the API has settled what came before. Afterwards A is made fast
  * again and drained, and B measured alone once more (the machine's drift between windows).
  */
 export async function slowKeyIsolation(o: {
@@ -80,9 +107,12 @@ export async function slowKeyIsolation(o: {
   backlog: number;
   inFlight: number;
   run: Durations;
+  /** Resolves once the API has settled everything published (followSettlement). */
+  settled: () => Promise<void>;
 }): Promise<Isolation> {
   const deliver = deliverer(o.psp, o.receiver, o.txid);
   const bWindow = async () => {
+    await o.settled();
     await closedLoop(o.inFlight, { warmupMs: 0, measureMs: o.run.warmupMs }, () => deliver(o.fastKey));
     return closedLoop(o.inFlight, { warmupMs: 0, measureMs: o.run.measureMs }, () => deliver(o.fastKey));
   };
@@ -101,6 +131,7 @@ export async function slowKeyIsolation(o: {
       if (rows[0].n === ids.length && arrived > 0) break;
       if (Date.now() > deadline) throw new Error(`key A's backlog not taken in within 120 s (${rows[0].n} of ${ids.length} in the outbox, ${arrived} delivered)`);
     }
+    await o.settled(); // A's Pix settled by the API too: B's window shares the notifier with A, not the API's settling of A
     await closedLoop(o.inFlight, { warmupMs: 0, measureMs: o.run.warmupMs }, () => deliver(o.fastKey));
     const before = arrived;
     const withSlow = await closedLoop(o.inFlight, { warmupMs: 0, measureMs: o.run.measureMs }, () => deliver(o.fastKey));

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Pool } from 'pg';
 import { provisionAccess, TEST_CLIENT } from '../support/api-process';
 import { apiHeaders } from './auth';
-import { backlogBurst, deliverer, slowKeyIsolation, type Burst } from './cash-in-phases';
+import { backlogBurst, deliverer, followSettlement, slowKeyIsolation, type Burst } from './cash-in-phases';
 import { RECEBEDOR } from './fixtures';
 import { cashIn, connectPsp, PIX_KEY, rawPostCeiling, roundTripCeiling, skipOldCashIns, webhookBody } from './kafka-load';
 import { closedLoop, percentile, type Durations } from './load';
@@ -89,8 +89,9 @@ export async function cashInRows(o: CashInOptions): Promise<Row[]> {
     o.log('item 5: starting Kafka, the https receiver, the API with KAFKA_BROKERS and the notifier');
     const kafka = scope.add(await startKafka());
     const group = `bench-notifier-${Date.now().toString(36)}`;
-    const psp = scope.add(await connectPsp(kafka.brokers));
-    await skipOldCashIns(psp.kafka, ['pix-api-settlement', group]);
+    const kafkaPsp = scope.add(await connectPsp(kafka.brokers));
+    await skipOldCashIns(kafkaPsp.kafka, ['pix-api-settlement', group]);
+    const { psp, settled } = followSettlement(kafkaPsp, o.db, RECEBEDOR.id);
     const tls = selfSignedCertificate();
     scope.add({ stop: async () => tls.remove() });
     const receiver = scope.add(await WebhookReceiver.start(tls));
@@ -127,9 +128,10 @@ export async function cashInRows(o: CashInOptions): Promise<Row[]> {
     const e2e = await closedLoop(n, { warmupMs: 0, measureMs: o.run.measureMs }, deliver);
     const stages = await whereTheTimeGoes(o.db, records);
     o.log(`item 5: a burst of ${BURST} cash-ins to one key (batched callbacks)`);
+    await settled();
     const burst = await backlogBurst(psp, receiver, Array.from({ length: BURST }, () => cashIn(txid())));
     o.log(`item 5: key B alone, then beside key A whose receiver answers after ${SLOW_MS} ms with ${SLOW_BACKLOG} Pix waiting`);
-    const iso = await slowKeyIsolation({ psp, receiver, db: o.db, txid, fastKey: PIX_KEY, slowKey: SLOW_KEY, slowPath: SLOW_PATH, slowMs: SLOW_MS, backlog: SLOW_BACKLOG, inFlight: n, run: o.run });
+    const iso = await slowKeyIsolation({ psp, receiver, db: o.db, txid, fastKey: PIX_KEY, slowKey: SLOW_KEY, slowPath: SLOW_PATH, slowMs: SLOW_MS, backlog: SLOW_BACKLOG, inFlight: n, run: o.run, settled });
     const batchedRss = rss(notifier);
 
     o.log(`item 5: the notifier restarted with WEBHOOK_MAX_BATCH=1; a burst of ${BURST} cash-ins over ${SPREAD_KEYS.length} keys`);
@@ -140,7 +142,9 @@ export async function cashInRows(o: CashInOptions): Promise<Row[]> {
     // them (about twice the CPU per Pix): like every other point, the timed burst follows a
     // warm-up, an untimed burst of the same shape, whose figure is reported beside it.
     const spreadBurst = () => Array.from({ length: BURST }, (_, i) => cashIn(txid(), 'E', SPREAD_KEYS[i % SPREAD_KEYS.length]));
+    await settled();
     const coldSpread = await backlogBurst(psp, receiver, spreadBurst());
+    await settled();
     const backends = await o.db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
     const cpu = cpuMeter({ notifier: notifier.proc.pid, api: api.proc.pid, bench: process.pid }, backends.rows.map((r) => r.pid));
     const spread = await backlogBurst(psp, receiver, spreadBurst());
