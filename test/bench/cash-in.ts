@@ -5,7 +5,8 @@
  * in this process. Cash-ins go to pix.cash-in.v1 for seeded charges with the webhook registered.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { Pool } from 'pg';
 import { provisionAccess, TEST_CLIENT } from '../support/api-process';
 import { apiHeaders } from './auth';
@@ -51,13 +52,32 @@ function cpuMeter(named: Record<string, number | undefined>, backends: number[])
   const backendStart = new Map(backends.map((pid) => [pid, ticks(pid)]));
   // A backend gone by the end is left out (its last ticks are not readable).
   const postgres = () => [...backendStart].reduce((sum, [pid, t0]) => sum + ((ticks(pid) - t0) || 0), 0);
-  const start = Object.fromEntries(Object.entries(named).map(([name, pid]) => [name, ticks(pid)]));
+  const present = Object.entries(named).filter((e): e is [string, number] => e[1] !== undefined);
+  const start = Object.fromEntries(present.map(([name, pid]) => [name, ticks(pid)]));
+  const startedAt = performance.now();
   return {
-    perItem: (items: number) =>
-      [...Object.entries(named).map(([name, pid]) => [name, ticks(pid) - start[name]] as const), ['postgres', postgres()] as const]
-        .map(([name, used]) => `${name} ${((used * 10) / items).toFixed(2)} ms`)
-        .join(', '),
+    /** CPU per item of each process, and how many of the machine's cores they kept busy together. */
+    perItem: (items: number) => {
+      const used = [...present.map(([name, pid]) => [name, ticks(pid) - start[name]] as const), ['postgres', postgres()] as const];
+      const seconds = (performance.now() - startedAt) / 1000;
+      const busy = used.reduce((sum, [, t]) => sum + (t || 0), 0) / 100 / seconds;
+      return `${used.map(([name, t]) => `${name} ${((t * 10) / items).toFixed(2)} ms`).join(', ')}; together ${busy.toFixed(2)} of ${availableParallelism()} cores busy`;
+    },
   };
+}
+
+/** The throw-away broker's JVM (tools/kafka), when the bench started it: its CPU counts too. */
+function kafkaBrokerPid(): number | undefined {
+  if (process.env.KAFKA_BROKERS) return undefined;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('kafka.Kafka')) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
 }
 
 const rss = (child: Child) => {
@@ -146,7 +166,7 @@ export async function cashInRows(o: CashInOptions): Promise<Row[]> {
     const coldSpread = await backlogBurst(psp, receiver, spreadBurst());
     await settled();
     const backends = await o.db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
-    const cpu = cpuMeter({ notifier: notifier.proc.pid, api: api.proc.pid, bench: process.pid }, backends.rows.map((r) => r.pid));
+    const cpu = cpuMeter({ notifier: notifier.proc.pid, api: api.proc.pid, bench: process.pid, kafka: kafkaBrokerPid() }, backends.rows.map((r) => r.pid));
     const spread = await backlogBurst(psp, receiver, spreadBurst());
     const spreadCpu = cpu.perItem(BURST);
     const duplicates = receiver.duplicates ? `, **${receiver.duplicates} duplicate Pix**` : '';
