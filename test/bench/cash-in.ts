@@ -5,12 +5,11 @@
  * in this process. Cash-ins go to pix.cash-in.v1 for seeded charges with the webhook registered.
  */
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import type { Pool } from 'pg';
 import type { PixRecebidoMessage } from '@pix/contracts';
 import { provisionAccess, TEST_CLIENT } from '../support/api-process';
 import { apiHeaders } from './auth';
+import { cpuMeter, kafkaBrokerPid } from './cpu-meter';
 import { backlogBurst, deliverer, followSettlement, slowKeyIsolation, type Burst } from './cash-in-phases';
 import { RECEBEDOR } from './fixtures';
 import { cashIn, connectPsp, PIX_KEY, rawPostCeiling, roundTripCeiling, skipOldCashIns, webhookBody } from './kafka-load';
@@ -36,50 +35,6 @@ class Scope implements Stoppable {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * CPU time (utime + stime) of the named processes from now on, and of the PostgreSQL backends
- * given (those open before the phase: connections opened during it are not counted).
- */
-function cpuMeter(named: Record<string, number | undefined>, backends: number[]) {
-  const ticks = (pid: number | undefined) => {
-    try {
-      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      return Number(f[11]) + Number(f[12]); // clock ticks, 100 per second
-    } catch {
-      return NaN;
-    }
-  };
-  const backendStart = new Map(backends.map((pid) => [pid, ticks(pid)]));
-  // A backend gone by the end is left out (its last ticks are not readable).
-  const postgres = () => [...backendStart].reduce((sum, [pid, t0]) => sum + ((ticks(pid) - t0) || 0), 0);
-  const present = Object.entries(named).filter((e): e is [string, number] => e[1] !== undefined);
-  const start = Object.fromEntries(present.map(([name, pid]) => [name, ticks(pid)]));
-  const startedAt = performance.now();
-  return {
-    /** CPU per item of each process, and how many of the machine's cores they kept busy together. */
-    perItem: (items: number) => {
-      const used = [...present.map(([name, pid]) => [name, ticks(pid) - start[name]] as const), ['postgres', postgres()] as const];
-      const seconds = (performance.now() - startedAt) / 1000;
-      const busy = used.reduce((sum, [, t]) => sum + (t || 0), 0) / 100 / seconds;
-      return `${used.map(([name, t]) => `${name} ${((t * 10) / items).toFixed(2)} ms`).join(', ')}; together ${busy.toFixed(2)} of ${availableParallelism()} cores busy`;
-    },
-  };
-}
-
-/** The throw-away broker's JVM (tools/kafka), when the bench started it: its CPU counts too. */
-function kafkaBrokerPid(): number | undefined {
-  if (process.env.KAFKA_BROKERS) return undefined;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('kafka.Kafka')) return Number(entry);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return undefined;
-}
 
 const rss = (child: Child) => {
   const v = child.peakRssMiB();
@@ -174,7 +129,7 @@ export async function cashInRows(o: CashInOptions): Promise<Row[]> {
     notifier = scope.add(await startNotifier(o.url, kafka.brokers, { ...notifierEnv, WEBHOOK_MAX_BATCH: '1' }));
     await Promise.all(SPREAD_KEYS.map((k) => send(k))); // wiring and connections, per key
     // A notifier just started runs its first thousands of deliveries before V8 has optimised
-    // them (about twice the CPU per Pix): like every other point, the timed burst follows a
+    // them (about twice the CPU per Pix): like every other point, the timed bursts follow a
     // warm-up, an untimed burst of the same shape, whose figure is reported beside it.
     const spreadBurst = () => Array.from({ length: BURST }, (_, i) => cashIn(txid(), 'E', SPREAD_KEYS[i % SPREAD_KEYS.length]));
     await settled();
