@@ -115,7 +115,7 @@ export class NotifierModule {
         Lifecycle,
         { provide: KAFKA_STATE, useValue: new KafkaState(intake, new BrokerProbe(config.kafkaBrokers)) },
         { provide: APP_GUARD, useFactory: () => new OperatorGuard(config.operatorToken) },
-        { provide: NOTIFIER_CORE, useFactory: () => NotifierCore.create(pool, store, config.delivery, { log: (m) => logger.log(m), error: (m) => logger.error(m) }) },
+        { provide: NOTIFIER_CORE, useFactory: () => NotifierCore.create(pool, store, config.delivery, { log: (m) => logger.log(m), error: (m) => logger.error(m), warn: (m) => logger.warn(m) }) },
         { provide: NOTIFICATION_OUTBOX, inject: [NOTIFIER_CORE], useFactory: (core: NotifierCore) => core.outbox },
       ],
     };

@@ -7,6 +7,7 @@ import { EventStoreWebhookRegistrations, notifyCashIns } from './notifier-intake
 export interface NotifierLogger {
   log(message: string): void;
   error(message: string): void;
+  warn?(message: string): void;
 }
 
 /**

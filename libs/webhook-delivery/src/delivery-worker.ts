@@ -9,7 +9,7 @@ import { releaseUnsent } from './record-result';
 import { repairDueKeys } from './due-keys-sql';
 import { deliverOne, type OneDeliveryDeps } from './one-delivery';
 import { enqueueAndClaim } from './enqueue';
-import { ensureOutboxSchema } from './schema';
+import { autovacuumWarning, ensureOutboxSchema } from './schema';
 import { decodeSigningSecret } from './signature';
 import type { Clock, DeliveryLogger, PixNotificationInput, WebhookRegistrations } from './types';
 import { WebhookLookups } from './webhook-lookups';
@@ -80,6 +80,8 @@ export class DeliveryWorker {
   async start(): Promise<void> {
     if (this.running) return;
     await ensureOutboxSchema(this.pool);
+    const warning = await autovacuumWarning(this.pool);
+    if (warning) (this.logger.warn ?? this.logger.log).call(this.logger, warning);
     this.running = true;
     this.loop = this.run();
   }

@@ -132,3 +132,16 @@ function versionOf(ddl: string): string {
 export async function ensureOutboxSchema(pool: Pool): Promise<void> {
   await migrate(pool, OUTBOX_MIGRATIONS);
 }
+
+/**
+ * Every delivery leaves dead row versions in webhook_outbox (stored, leased, finished: each a new
+ * version) and in webhook_due_keys, and only VACUUM takes them away. On a server running without
+ * autovacuum (as a CI machine's PostgreSQL was seen to) both grow until claims slow down: workers
+ * say so at start rather than weeks later.
+ */
+export async function autovacuumWarning(pool: Pool): Promise<string | undefined> {
+  const { rows } = await pool.query<{ on: boolean }>(`SELECT current_setting('autovacuum')::bool AS on`);
+  if (rows[0].on) return undefined;
+  return 'webhook delivery: this PostgreSQL server runs with autovacuum off; webhook_outbox and webhook_due_keys gain dead rows with every delivery and claims slow down as they grow: turn autovacuum on, or VACUUM ANALYZE both tables regularly';
+}
+

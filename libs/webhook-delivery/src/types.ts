@@ -22,6 +22,8 @@ export interface Clock {
 export interface DeliveryLogger {
   log(message: string): void;
   error(message: string): void;
+  /** Something the operator should change; `log` where the logger has no warning level. */
+  warn?(message: string): void;
 }
 
 export const systemClock: Clock = { now: () => new Date() };

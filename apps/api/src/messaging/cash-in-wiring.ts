@@ -50,7 +50,7 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
     const local = this.config.mode === 'local';
     if (local) {
       const log = new Logger('Notifier');
-      this.notifier = await NotifierCore.create(this.pool, this.store, this.config.delivery, { log: (m) => log.log(m), error: (m) => log.error(m) });
+      this.notifier = await NotifierCore.create(this.pool, this.store, this.config.delivery, { log: (m) => log.log(m), error: (m) => log.error(m), warn: (m) => log.warn(m) });
       await this.notifier.start();
       this.stops.push(() => this.notifier!.stop());
     }

@@ -22,6 +22,9 @@ export class MemoryLogger {
   error(m: string): void {
     this.lines.push(`ERROR ${m}`);
   }
+  warn(m: string): void {
+    this.lines.push(`WARN ${m}`);
+  }
 }
 
 /** Quick settings for tests: short schedule, no jitter, fast polling. */
