@@ -11,7 +11,12 @@ export interface ProjectedColumn<Row> {
   name: string;
   sqlType: string;
   value(row: Row): unknown;
-  indexed?: boolean;
+  /**
+   * `'when-set'`: only rows where the column is not null are indexed. For a column most rows
+   * leave empty (a charge's batch, the CPF of a charge to a company) an equality lookup finds the
+   * same rows, and a write of an empty one skips the index altogether.
+   */
+  indexed?: boolean | 'when-set';
 }
 
 /**
@@ -44,6 +49,10 @@ export interface ProjectedIndex {
   /** Suffix of the index name: `{table}_{name}_idx`. */
   name: string;
   columns: string[];
+  /** A partial index's predicate. */
+  where?: string;
+  /** Suffix of an index this one takes over from (dropped once this one exists). */
+  replaces?: string;
 }
 
 export function handles<Row, E extends DomainEvent>(projection: Projection<Row, E>, event: ProjectedEvent): event is ProjectedEvent<E> {
@@ -71,13 +80,21 @@ export function tableDdl(projection: Projection<unknown>, table: string, options
 
 /** Every secondary index of a projection by name suffix and columns. */
 export function indexesOf(projection: Projection<unknown>): ProjectedIndex[] {
-  return [...projection.columns.filter((c) => c.indexed).map((c) => ({ name: c.name, columns: [c.name] })), ...(projection.indexes ?? [])];
+  const own = projection.columns.flatMap((c): ProjectedIndex[] => {
+    if (c.indexed === 'when-set') return [{ name: `${c.name}_set`, columns: [c.name], where: `${c.name} IS NOT NULL`, replaces: c.name }];
+    return c.indexed ? [{ name: c.name, columns: [c.name] }] : [];
+  });
+  return [...own, ...(projection.indexes ?? [])];
 }
 
 /** Secondary indexes; a rebuild creates them once, after loading, which is far cheaper than row by row. */
 export function indexDdl(projection: Projection<unknown>, table: string): string {
   return indexesOf(projection)
-    .map((i) => `CREATE INDEX IF NOT EXISTS ${table}_${i.name}_idx ON ${table} (${i.columns.join(', ')});`)
+    .map((i) => {
+      const create = `CREATE INDEX IF NOT EXISTS ${table}_${i.name}_idx ON ${table} (${i.columns.join(', ')})${i.where ? ` WHERE ${i.where}` : ''};`;
+      // A table made by an earlier version has the index this one replaces: built first, then dropped.
+      return i.replaces ? `${create}\nDROP INDEX IF EXISTS ${table}_${i.replaces}_idx;` : create;
+    })
     .join('\n');
 }
 

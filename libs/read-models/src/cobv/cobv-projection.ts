@@ -26,9 +26,9 @@ export const cobvProjection: Projection<CobVRow, CobVEvent> = {
     { name: 'recebedor_id', sqlType: 'text NOT NULL', value: (r) => r.recebedor.id },
     { name: 'status', sqlType: 'text NOT NULL', value: (r) => r.status, indexed: true },
     { name: 'criacao', sqlType: 'timestamptz NOT NULL', value: (r) => r.criacao },
-    { name: 'devedor_cpf', sqlType: 'text', value: (r) => r.cobranca.devedor.cpf, indexed: true },
-    { name: 'devedor_cnpj', sqlType: 'text', value: (r) => r.cobranca.devedor.cnpj, indexed: true },
-    { name: 'lote_cobv_id', sqlType: 'bigint', value: (r) => r.loteCobVId, indexed: true },
+    { name: 'devedor_cpf', sqlType: 'text', value: (r) => r.cobranca.devedor.cpf, indexed: 'when-set' },
+    { name: 'devedor_cnpj', sqlType: 'text', value: (r) => r.cobranca.devedor.cnpj, indexed: 'when-set' },
+    { name: 'lote_cobv_id', sqlType: 'bigint', value: (r) => r.loteCobVId, indexed: 'when-set' },
     { name: 'revisao', sqlType: 'integer NOT NULL', value: (r) => r.revisao },
     // The payload location's capability token (its last path segment): how a payer's GET finds the charge.
     { name: 'location_token', sqlType: 'text', value: (r) => locationTokenOf((r as { loc?: { location?: string } }).loc?.location), indexed: true },
