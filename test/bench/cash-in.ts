@@ -9,7 +9,7 @@ import type { Pool } from 'pg';
 import type { PixRecebidoMessage } from '@pix/contracts';
 import { provisionAccess, TEST_CLIENT } from '../support/api-process';
 import { apiHeaders } from './auth';
-import { cpuMeter, kafkaBrokerPid } from './cpu-meter';
+import { cpuMeter, kafkaBrokerPid, type Backend } from './cpu-meter';
 import { backlogBurst, deliverer, followSettlement, slowKeyIsolation, type Burst } from './cash-in-phases';
 import { RECEBEDOR } from './fixtures';
 import { cashIn, connectPsp, PIX_KEY, rawPostCeiling, roundTripCeiling, skipOldCashIns, webhookBody } from './kafka-load';
@@ -110,8 +110,8 @@ export async function cashInRows(o: CashInOptions): Promise<Row[]> {
       const runs: { burst: Burst; cpu?: string }[] = [];
       for (let i = 0; i < BURST_RUNS; i++) {
         await settled();
-        const backends = metered ? await o.db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()') : undefined;
-        const cpu = backends && cpuMeter({ notifier: notifier!.proc.pid, api: api.proc.pid, bench: process.pid, kafka: kafkaBrokerPid() }, backends.rows.map((r) => r.pid));
+        const backends = metered ? await o.db.query<Backend>(`SELECT pid, coalesce(application_name, '') AS app FROM pg_stat_activity WHERE datname = current_database()`) : undefined;
+        const cpu = backends && cpuMeter({ notifier: notifier!.proc.pid, api: api.proc.pid, bench: process.pid, kafka: kafkaBrokerPid() }, backends.rows);
         const burst = await backlogBurst(psp, receiver, make());
         runs.push({ burst, cpu: cpu?.perItem(burst.count) });
       }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import { createResponseValidator, createTestDatabase, type TestDatabase } from '@pix/testing';
 import { notificationIdFor } from '@pix/webhook-delivery';
 import { newTxid } from '../support/api-harness';
@@ -63,6 +64,17 @@ if (!BROKERS) {
       tls?.remove();
       unlock?.();
     }, 60_000);
+
+    it("names each app's connections (application_name), so an operator's pg_stat_activity says which app a backend serves", async () => {
+      const admin = new Client({ connectionString: db!.url });
+      await admin.connect();
+      try {
+        const { rows } = await admin.query<{ app: string }>(`SELECT DISTINCT application_name AS app FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
+        expect(rows.map((r) => r.app).sort()).toEqual(['pix-api', 'pix-notifier']);
+      } finally {
+        await admin.end();
+      }
+    });
 
     it('settles the charge and delivers the exact official Pix to {webhookUrl}/pix', async () => {
       const txid = await charge();

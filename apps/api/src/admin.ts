@@ -28,7 +28,7 @@ async function main(): Promise<number> {
       stopEmbedded = pg.stop;
     }
   }
-  const pool = databaseUrl ? new Pool({ connectionString: databaseUrl, max: 2 }) : undefined;
+  const pool = databaseUrl ? new Pool({ connectionString: databaseUrl, max: 2, application_name: 'pix-admin' }) : undefined;
   pool?.on('error', () => undefined);
   const store: EventStore = config.eventStoreConnectionString
     ? EventStoreDbEventStore.fromConnectionString(config.eventStoreConnectionString)

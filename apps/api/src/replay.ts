@@ -32,7 +32,7 @@ async function main(): Promise<void> {
       stopEmbedded = pg.stop;
     }
   }
-  const pool = new Pool({ connectionString: databaseUrl, max: 4 });
+  const pool = new Pool({ connectionString: databaseUrl, max: 4, application_name: 'pix-replay' });
   pool.on('error', () => undefined); // an idle connection dropped by a server restart must not end the replay
   const store: EventStore = config.eventStoreConnectionString
     ? EventStoreDbEventStore.fromConnectionString(config.eventStoreConnectionString)

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const logger = new Logger('Notifier');
   const metrics = new Metrics('pix-notifier');
   config = { ...config, delivery: { ...config.delivery, onAttempt: metrics.observeDelivery } };
-  const pool = new Pool({ connectionString: config.databaseUrl, max: 20 });
+  const pool = new Pool({ connectionString: config.databaseUrl, max: 20, application_name: 'pix-notifier' });
   pool.on('error', () => undefined);
   const store = await openEventStore(config, pool);
   const app = await NestFactory.create<NestFastifyApplication>(NotifierModule.forRoot(config, store, pool), new FastifyAdapter(withHttpEdge({})), {

@@ -43,7 +43,8 @@ export class InfrastructureModule implements OnApplicationBootstrap, OnApplicati
           provide: READ_DB,
           useFactory: () => {
             // A connect that hangs (host gone, SYN dropped) fails after a bound, so the caller gets a 503, not a wait.
-            const pool = new Pool({ connectionString: options.databaseUrl, max: 30, connectionTimeoutMillis: 5000, keepAlive: true });
+            // application_name: pg_stat_activity and the server's logs say which app a backend serves (a URL's own wins).
+            const pool = new Pool({ connectionString: options.databaseUrl, max: 30, connectionTimeoutMillis: 5000, keepAlive: true, application_name: 'pix-api' });
             pool.on('error', () => undefined); // a dropped idle connection is replaced on next use
             return pool;
           },
