@@ -36,6 +36,14 @@ describe('webhook delivery: a backlog does not slow claims and results', () => {
     await h.outbox.enqueueMany(history);
     await h.pool.query(`UPDATE webhook_outbox SET status = 'delivered', delivered_at = now()`);
     await h.pool.query('ANALYZE webhook_outbox');
+    // Claim and record once in the quiet spell, on the connection measured below: the functions
+    // keep the plans they make there (generic, per connection) for the backlog.
+    const quiet = new Date();
+    const [{ id }] = (await one.query<{ id: string }>('SELECT id FROM webhook_outbox LIMIT 1')).rows;
+    expect(await claimDue(one, { now: quiet, limit: 8, maxInFlightPerKey: 8, maxBatch: 1, leaseUntil: new Date(quiet.getTime() + 30_000) })).toEqual([]);
+    const stale = { id, chave: 'backlog-history', body: '{}', items: [id], attempt: 1, leaseToken: randomUUID(), leaseUntil: quiet };
+    const record = { at: quiet, url: 'https://receiver.example/pix', statusCode: 200, latencyMs: 5, error: null, outcome: 'delivered' as const, finishedAt: quiet };
+    expect((await recordAttempts(one, [{ claim: stale, handOver: true, record }], { now: quiet, leaseToken: randomUUID(), leaseUntil: quiet })).applied).toEqual([false]);
     for (let i = 0; i < BACKLOG; i += 2_000) await h.outbox.enqueueMany(Array.from({ length: 2_000 }, () => cashIn('backlog-key')));
   }, 120_000);
   afterAll(async () => {

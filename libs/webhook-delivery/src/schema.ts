@@ -4,6 +4,7 @@ import { migrate, type Migration } from '@pix/event-store';
 import { CLAIM_FUNCTION_DDL } from './claim-sql';
 import { ENQUEUE_FUNCTION_DDL } from './enqueue-sql';
 import { REPAIR_FUNCTION_DDL } from './due-keys-sql';
+import { RECORD_FUNCTION_DDL } from './record-attempts';
 
 /**
  * One row per cash-in notification (keyed by the endToEndId-derived UUID) plus an append-only
@@ -123,6 +124,7 @@ export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   { id: `0009-webhook-repair-function-${versionOf(REPAIR_FUNCTION_DDL)}`, up: async (client) => void (await client.query(REPAIR_FUNCTION_DDL)) },
   { id: '0010-webhook-due-keys', up: async (client) => void (await client.query(DUE_KEYS_DDL)) },
   { id: '0012-webhook-outbox-without-unused-due-index', up: async (client) => void (await client.query(DROP_UNUSED_DUE_INDEX_DDL)) },
+  { id: `0013-webhook-record-function-${versionOf(RECORD_FUNCTION_DDL)}`, up: async (client) => void (await client.query(RECORD_FUNCTION_DDL)) },
 ];
 
 function versionOf(ddl: string): string {
