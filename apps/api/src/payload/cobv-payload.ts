@@ -1,5 +1,5 @@
 import { ProblemError, type Violacao } from '@pix/contracts';
-import { amountDue, compareDates, formatMoney, isValidIsoDate, type AmountDueInput, type DueChargeValue } from '@pix/domain';
+import { amountDue, compareDates, formatMoney, isValidIsoDate, MAX_WIRE_CENTS, type AmountDue, type AmountDueInput, type DueChargeValue } from '@pix/domain';
 import type { CobVRow } from '@pix/read-models';
 
 /** The query of GET /cobv/{pixUrlAccessToken}, as Fastify hands it over (a repeated name is an array). */
@@ -39,8 +39,9 @@ export function cobvPayload(row: CobVRow, at: { dpp: string; codMun?: string; no
     paymentDate: at.dpp,
     ...(at.codMun !== undefined ? { codMun: at.codMun } : {}),
   };
-  const due = amountDue(input);
+  const due = amountDueOrRefuse(input, at.dpp);
   if (!due) throw invalid('DPP superior à validade da cobrança (calendario.dataDeVencimento e calendario.validadeAposVencimento).', 'DPP', at.dpp);
+  const valor = wireValor(due, at.dpp);
   // The tenant id and key list are ours, not the contract's.
   const { chaves: _k, id: _id, ...recebedor } = row.recebedor as CobVRow['recebedor'] & { chaves?: string[]; id?: string };
   const payload = {
@@ -55,14 +56,7 @@ export function cobvPayload(row: CobVRow, at: { dpp: string; codMun?: string; no
     txid: row.txid,
     revisao: row.revisao,
     status: row.status,
-    valor: {
-      original: formatMoney(due.original),
-      abatimento: formatMoney(due.abatimento),
-      desconto: formatMoney(due.desconto),
-      juros: formatMoney(due.juros),
-      multa: formatMoney(due.multa),
-      final: formatMoney(due.final),
-    },
+    valor,
     chave: c.chave,
     solicitacaoPagador: c.solicitacaoPagador,
     infoAdicionais: c.infoAdicionais,
@@ -70,3 +64,26 @@ export function cobvPayload(row: CobVRow, at: { dpp: string; codMun?: string; no
   // Absent optionals leave no nulls the schema does not allow.
   return JSON.parse(JSON.stringify(payload));
 }
+
+/**
+ * The amounts in the wire form. A charge stored before PUT refused amounts the form cannot carry
+ * (valor-wire-limits.ts) can still come to one on some dates: that date is refused like a date
+ * past the charge's validity, not answered with a 500.
+ */
+function wireValor(due: AmountDue, dpp: string): Record<keyof AmountDue, string> {
+  const parts = ['original', 'abatimento', 'desconto', 'juros', 'multa', 'final'] as const;
+  if (parts.some((k) => due[k] > MAX_WIRE_CENTS)) throw tooLarge(dpp);
+  return Object.fromEntries(parts.map((k) => [k, formatMoney(due[k])])) as Record<keyof AmountDue, string>;
+}
+
+/** amountDue, whose arithmetic refuses results past 2^53 cents (RangeError) the same way. */
+function amountDueOrRefuse(input: AmountDueInput, dpp: string): AmountDue | null {
+  try {
+    return amountDue(input);
+  } catch (error) {
+    if (error instanceof RangeError) throw tooLarge(dpp);
+    throw error;
+  }
+}
+
+const tooLarge = (dpp: string) => invalid(`Nesta DPP a cobrança resulta em valores maiores que ${MAX_WIRE_CENTS / 100}, o máximo representável.`, 'DPP', dpp);

@@ -26,7 +26,7 @@ export function decideCobV(command: CobVCommand, state: CobVState): CobVEvent[] 
   if (command.type === 'CriarOuAlterarCobV') {
     if (!state.exists) {
       const explicit = command.locationSolicitada;
-      const content = contentOrThrow(command.input, { creationDate: businessDateOf(command.now), recebedor: command.recebedor, currentLocationId: explicit?.id });
+      const content = contentOrThrow(command.input, { creationDate: businessDateOf(command.now), today: businessDateOf(command.now), recebedor: command.recebedor, currentLocationId: explicit?.id });
       const { chaves: _keys, ...recebedor } = command.recebedor;
       const loc = explicit ?? (command.novaLocation && { ...command.novaLocation, criacao: em });
       if (!loc) throw new Error('a new charge needs a location: the shell allocates one or claims loc.id');
@@ -85,6 +85,7 @@ function settle(command: Extract<CobVCommand, { type: 'RegistrarPagamentoCobV' }
 function revise(state: Extract<CobVState, { exists: true }>, input: CobVInput, em: string, via: 'PUT' | 'PATCH', command: { recebedor: Recebedor }): CobVEvent[] {
   const content = contentOrThrow(input, {
     creationDate: businessDateOf(new Date(state.criacao)),
+    today: businessDateOf(new Date(em)),
     recebedor: command.recebedor,
     currentLocationId: state.loc?.id,
   });

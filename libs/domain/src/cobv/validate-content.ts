@@ -2,10 +2,13 @@ import type { Violation } from '../errors';
 import { compareDates, isValidCnpj, isValidCpf, isValidIsoDate, parseMoney, pixKeyType } from '../shared';
 import type { CobVContent, CobVInput, DescontoCobV, ModalidadeValor, ModalidadeValorInput, Recebedor } from './types';
 import { validateValorRules } from './validate-valor';
+import { wireOverflow } from './valor-wire-limits';
 
 export interface ContentContext {
   /** Civil date (America/Sao_Paulo) the charge was created: the due date may not be earlier. */
   creationDate: string;
+  /** Civil date of the request: the first date the charge can be paid. */
+  today: string;
   recebedor: Recebedor;
   /** The only `loc.id` a request may name: the charge's own, or on creation the location the shell claimed for it. */
   currentLocationId?: number;
@@ -67,7 +70,8 @@ export function toCobVContent(input: CobVInput, ctx: ContentContext): { content?
     ...(input.solicitacaoPagador !== undefined ? { solicitacaoPagador: input.solicitacaoPagador } : {}),
     ...(input.infoAdicionais !== undefined ? { infoAdicionais: input.infoAdicionais.map((i) => ({ nome: i.nome, valor: i.valor })) } : {}),
   };
-  return { content, violacoes: [] };
+  const overflow = wireOverflow(content.calendario, content.valor, ctx.today);
+  return overflow.length > 0 ? { violacoes: overflow } : { content, violacoes: [] };
 }
 
 function modalidadeValor(input: ModalidadeValorInput | undefined, name: string, max: number, v: Violation[]): ModalidadeValor | undefined {
