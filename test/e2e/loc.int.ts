@@ -171,6 +171,8 @@ describe('/loc', () => {
     expect(charge).not.toHaveProperty('location');
     expect(charge).not.toHaveProperty('pixCopiaECola');
     expect(charge.status).toBe('ATIVA');
+    // No location, no BR Code: the QR code route says so instead of failing (it answered 500).
+    expectProblem(await api.request('GET', `/cobv/${txid}/qrcode`), 400, 'CobVOperacaoInvalida', 'cobv.loc');
     expect((await api.request('GET', `/loc/${loc.id}`)).body).toEqual(loc);
     const before = await events();
     expect((await api.request('DELETE', `/loc/${loc.id}/txid`)).body).toEqual(loc);

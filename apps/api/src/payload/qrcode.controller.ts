@@ -1,5 +1,6 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { ProblemError } from '@pix/contracts';
 import type { Recebedor } from '@pix/domain';
 import { toCobVCompleta, type CobVRow } from '@pix/read-models';
 import { CurrentRecebedor, Scopes } from '../auth/auth-context';
@@ -18,7 +19,12 @@ export class CobVQrCodeController {
   @Scopes('cobv.read')
   async qrcode(@CurrentRecebedor() recebedor: Recebedor, @Param('txid') txid: string): Promise<{ qrcode: string; imagemQrcode: string }> {
     const { pixCopiaECola } = toCobVCompleta(await this.queries.execute<GetCobVQuery, CobVRow>(new GetCobVQuery(recebedor, txid)));
-    const code = pixCopiaECola as string;
+    // A charge whose location was unlinked (DELETE /loc/{id}/txid) has no BR Code (ADR 12).
+    if (typeof pixCopiaECola !== 'string')
+      throw new ProblemError('CobVOperacaoInvalida', 'A cobrança não tem location vinculada, e sem location não há QR Code.', [
+        { razao: 'A location da cobrança foi desvinculada (DELETE /loc/{id}/txid): não há QR Code a gerar.', propriedade: 'cobv.loc' },
+      ]);
+    const code = pixCopiaECola;
     // Level M (15% recovery) with the standard 4-module quiet zone: what bank apps read reliably.
     // Loaded on first use: the encoder is memory every process would carry for a rarely used route.
     const { toDataURL } = await import('qrcode');
