@@ -7,7 +7,11 @@ import { listPix } from '@pix/read-models';
 import { READ_DB } from '../../infrastructure/tokens';
 import { ListPixQuery } from './list-pix.query';
 
-const TXID = /^[a-zA-Z0-9]{1,35}$/;
+/**
+ * The contract's `txid` filter is allOf TxId (26 to 35) and {1,35}: both hold only from 26 on, and
+ * `parametros.txid` echoes it under the same schema (ADR 4).
+ */
+const TXID = /^[a-zA-Z0-9]{26,35}$/;
 const bool = (v: unknown) => (v === 'true' ? true : v === 'false' ? false : undefined);
 
 @QueryHandler(ListPixQuery)
