@@ -15,6 +15,7 @@ describe('webhookUrlViolations', () => {
     'http://[::1]:8080/h',
     'https://xn--bcher-kva.example/h',
     'https://r.example/a%2Fb/%C3%A7',
+    "https://r.example/a-b_c.d~e/!$&'()*+,;=:@/?q=a/b?c",
   ])('accepts %s', (url) => expect(webhookUrlViolations(url, local)).toEqual([]));
 
   it.each([
@@ -49,6 +50,11 @@ describe('webhookUrlViolations', () => {
     ['an IPv6 the parser compresses', 'http://[0:0:0:0:0:0:0:1]/h'],
     ['dot segments the parser removes', 'http://example.com/a/../b'],
     ['characters the parser percent-encodes', 'http://example.com/a"b'],
+    ['a % that starts no escape', 'https://example.com/%zz'],
+    ['a % at the end', 'https://example.com/a%'],
+    ['a % in the query', 'https://example.com/a?x=%2'],
+    ['a | the parser keeps', 'https://example.com/a|b'],
+    ['a ^ the parser keeps', 'https://example.com/a?b=^'],
   ])('refuses %s', (_label, url) => {
     const violations = webhookUrlViolations(url, local);
     expect(violations).toHaveLength(1);

@@ -11,6 +11,9 @@ export interface PoliticaWebhook {
 const ALLOWED_CHARACTERS = /^[\x21-\x5b\x5d-\x7e]+$/;
 const SHAPE = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)([/?][^#]*)?$/;
 const AUTHORITY = /^(\[[0-9A-Fa-f:.]+\]|[^:[\]]+)(?::([1-9][0-9]{0,4}))?$/;
+// RFC 3986 path and query: unreserved, sub-delims, ':', '@', '/', '?' and %XX escapes only (the
+// contract's `format: uri`); the WHATWG parser lets a stray '%', '|' or '^' through unchanged.
+const PATH_AND_QUERY = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*$/;
 
 /**
  * A webhook URL is accepted only as an absolute http(s) URL that the WHATWG URL parser reads
@@ -25,6 +28,7 @@ export function webhookUrlViolations(raw: string, politica: PoliticaWebhook): Vi
   const shape = SHAPE.exec(raw);
   if (!shape) return bad('O campo webhookUrl não é uma URL absoluta http(s)://host/caminho.');
   const [, scheme, authority, rest = ''] = shape;
+  if (!PATH_AND_QUERY.test(rest)) return bad('O campo webhookUrl tem no caminho ou na consulta caracteres que uma URI não admite (RFC 3986), ou um % que não inicia um escape %XX.');
   if (authority.includes('@')) return bad('O campo webhookUrl não pode conter credenciais.');
   const hostPort = AUTHORITY.exec(authority);
   if (!hostPort || Number(hostPort[2] ?? 1) > 65535) return bad('O campo webhookUrl deve ter um host e, se houver, uma porta de 1 a 65535.');
