@@ -116,6 +116,22 @@ describe('HTTP edge of the API', () => {
       expect(once.status).toBe(201);
     });
 
+    it('refuses a transfer coding other than chunked alone (gzip, chunked: the body would be read undecoded) and stores nothing', async () => {
+      const body = JSON.stringify(validCobV());
+      const framing = `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+      for (const coding of ['gzip, chunked', 'chunked, chunked', 'identity, chunked', 'Transfer-Encoding: gzip\r\nTransfer-Encoding: chunked']) {
+        const txid = newTxid('te');
+        const header = coding.startsWith('Transfer-Encoding') ? `${coding}\r\n` : `Transfer-Encoding: ${coding}\r\n`;
+        const answer = await rawExchange(api.baseUrl, `${put(txid, header)}\r\n${framing}`);
+        expectClosingProblem(answer, 400, 'RequisicaoInvalida');
+        expect(answer.body.detail).toMatch(/Transfer-Encoding/);
+        await expectNotStored(txid);
+      }
+      // Chunked alone, in any case, is served.
+      const txid = newTxid('tc');
+      expect((await rawExchange(api.baseUrl, `${put(txid, 'Transfer-Encoding: Chunked\r\n')}\r\n${framing}`)).status).toBe(201);
+    });
+
     it('refuses a duplicated Host on the unprefixed routes too', async () => {
       expectClosingProblem(await rawExchange(api.baseUrl, 'GET /health HTTP/1.1\r\nHost: a.test\r\nhost: b.test\r\n\r\n'), 400, 'RequisicaoInvalida');
     });

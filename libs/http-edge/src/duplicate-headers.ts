@@ -28,6 +28,10 @@ function ambiguity(request: FastifyRequest): string | undefined {
   if (repeated) return `O cabeçalho ${repeated} aparece mais de uma vez; envie-o uma única vez.`;
   // Node's own check (requireHostHeader) answers a bare 400; it is off so the refusal is a problem.
   if (raw.httpVersion === '1.1' && raw.headers.host === undefined) return 'O cabeçalho Host é obrigatório em HTTP/1.1.';
+  // Node removes the chunked framing and hands over what is under it, `gzip, chunked` included:
+  // a coding we never undo would be read as the body itself (RFC 9112 §6.1), so only chunked alone passes.
+  const transfer = raw.headers['transfer-encoding'];
+  if (transfer !== undefined && !/^\s*chunked\s*$/i.test(transfer)) return `Transfer-Encoding não suportado (${transfer.slice(0, 40)}): envie o corpo só com chunked, ou com Content-Length.`;
   return undefined;
 }
 
