@@ -44,6 +44,14 @@ describe('notifier operator endpoints', () => {
     expect(await call(withToken!, '/notifier/stats', `Bearer ${TOKEN}`)).toBe(200);
   });
 
+  it('asks for it however the path is spelled: the router decodes what a prefix test on the URL did not', async () => {
+    for (const path of ['/%6Eotifier/stats', '/%6eotifier/notifications?limit=1', '/notifier%2Fstats', '/NOTIFIER/stats', '/notifier/stats/', '//notifier/stats']) {
+      const status = await call(withToken!, path);
+      expect([path, [401, 404].includes(status) ? 'refused' : status]).toEqual([path, 'refused']);
+    }
+    expect(await call(withToken!, '/%6Eotifier/stats', `Bearer ${TOKEN}`)).toBe(200);
+  });
+
   it('echoes the correlation id and writes it on the access line, never the token', async () => {
     const r = await fetch(`${withToken!.base}/notifier/stats`, { headers: { authorization: `Bearer ${TOKEN}`, 'x-correlation-id': 'ops-check-42' } });
     expect(r.status).toBe(200);

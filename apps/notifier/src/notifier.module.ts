@@ -114,7 +114,7 @@ export class NotifierModule {
       providers: [
         Lifecycle,
         { provide: KAFKA_STATE, useValue: new KafkaState(intake, new BrokerProbe(config.kafkaBrokers)) },
-        { provide: APP_GUARD, useFactory: () => new OperatorGuard(config.operatorToken) },
+        { provide: APP_GUARD, useFactory: () => new OperatorGuard(config.operatorToken, [HealthController]) },
         { provide: NOTIFIER_CORE, useFactory: () => NotifierCore.create(pool, store, config.delivery, { log: (m) => logger.log(m), error: (m) => logger.error(m), warn: (m) => logger.warn(m) }) },
         { provide: NOTIFICATION_OUTBOX, inject: [NOTIFIER_CORE], useFactory: (core: NotifierCore) => core.outbox },
       ],
