@@ -129,6 +129,15 @@ if (!BROKERS) {
       const second = await dlt!.waitFor((r) => r.value === notJson, 2, 30_000);
       expect(second.map((r) => [r.key, r.headers['dlt-reason'], r.headers['dlt-consumer']]).sort()).toEqual(consumers.map((c) => [KEY_A, 'not JSON', c]));
       expect(first.every((r) => /^pix\.cash-in\.v1\/\d+\/\d+$/.test(r.headers['dlt-source']))).toBe(true);
+      // Unstorable ones too: each passed once and then failed PostgreSQL at every retry, holding
+      // back every partition of both consumers behind it.
+      const unstorable = [
+        JSON.stringify({ ...cashIn(txid), horario: '2026-02-30T10:00:00Z' }),
+        JSON.stringify({ ...cashIn(txid), infoPagador: `NUL \u0000 ${randomUUID()}` }),
+        JSON.stringify({ ...cashIn(txid), chave: `x\u0000${randomUUID()}` }),
+      ];
+      for (const value of unstorable) await psp!.publishRaw(KEY_A, value);
+      for (const value of unstorable) expect((await dlt!.waitFor((r) => r.value === value, 2, 30_000)).map((r) => r.headers['dlt-consumer']).sort()).toEqual(consumers);
 
       const valid = cashIn(await charge());
       await psp!.publish(valid);

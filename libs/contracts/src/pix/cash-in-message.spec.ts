@@ -15,9 +15,23 @@ describe('cash-in message', () => {
     ['a bad timestamp', JSON.stringify({ ...valid, horario: 'yesterday' })],
     ['an unknown field', JSON.stringify({ ...valid, extra: 1 })],
     ['a bad payer', JSON.stringify({ ...valid, pagador: { cpf: '1' } })],
+    // Storable or not: each of these passed once and then failed PostgreSQL at every retry,
+    // holding back every partition of the consumer behind it.
+    ['February 30', JSON.stringify({ ...valid, horario: '2026-02-30T10:00:00Z' })],
+    ['year 0000', JSON.stringify({ ...valid, horario: '0000-01-01T00:00:00Z' })],
+    ['an offset past 15:59', JSON.stringify({ ...valid, horario: '2026-11-22T10:00:00+16:00' })],
+    ['hour 24', JSON.stringify({ ...valid, horario: '2026-11-22T24:00:00Z' })],
+    ['a NUL in infoPagador', JSON.stringify({ ...valid, infoPagador: 'a\u0000b' })],
+    ['a NUL in the payer name', JSON.stringify({ ...valid, pagador: { cpf: '12345678909', nome: 'A\u0000' } })],
+    ['a NUL in the key', JSON.stringify({ ...valid, chave: 'x\u0000y' })],
+    ['a lone surrogate in infoPagador', JSON.stringify({ ...valid, infoPagador: 'a\ud800b' })],
   ])('rejects %s with a reason', (_name, raw) => {
     const r = parsePixRecebidoMessage(raw as string);
     expect(r.value).toBeUndefined();
     expect(r.error).toEqual(expect.any(String));
+  });
+
+  it.each(['2026-11-22T10:00:00+15:59', '2026-12-31T23:59:60Z', '0001-01-01T00:00:00Z', '2028-02-29T12:00:00.123456789-03:00'])('accepts the timestamp %s, which PostgreSQL stores', (horario) => {
+    expect(parsePixRecebidoMessage(JSON.stringify({ ...valid, horario })).error).toBeUndefined();
   });
 });

@@ -2,6 +2,10 @@
 // with the fields of the official `Pix` schema plus the payer where known. Versioned topic;
 // key = the receiver's Pix key, so events for one key stay in order. Every consumer validates
 // each message with `parsePixRecebidoMessage`; an invalid one goes to the dead-letter topic.
+// "Valid" includes "storable": a message PostgreSQL would refuse (a NUL, a lone surrogate, Feb 30)
+// failed its consumer's statement again at every retry and held back every partition behind it.
+import { hasUnstorableText } from '../validation/strict-json';
+import { parseRfc3339 } from '../validation/query-values';
 
 export const CASH_IN_TOPIC = 'pix.cash-in.v1';
 export const CASH_IN_DEAD_LETTER_TOPIC = 'pix.cash-in.v1.dlt';
@@ -24,6 +28,8 @@ const E2E_ID = /^[a-zA-Z0-9]{32}$/;
 const TXID = /^[a-zA-Z0-9]{1,35}$/;
 const MONEY = /^\d{1,10}\.\d{2}$/;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+/** PostgreSQL's timestamptz takes offsets up to 15:59 and no year 0. */
+const OFFSET_PAST_PG = /[+-](1[6-9]|2\d):\d{2}$/;
 const KNOWN = new Set(['versao', 'endToEndId', 'txid', 'chave', 'valor', 'horario', 'infoPagador', 'pagador', 'componentesValor']);
 
 /** Validates a message value (bytes or text); never throws. */
@@ -44,11 +50,21 @@ export function parsePixRecebidoMessage(raw: Buffer | string | null | undefined)
   if (m.txid !== undefined && (typeof m.txid !== 'string' || !TXID.test(m.txid))) return { error: 'txid must be 1 to 35 letters and digits' };
   if (typeof m.chave !== 'string' || m.chave.length === 0 || m.chave.length > 77) return { error: 'chave must be a Pix key (1 to 77 characters)' };
   if (typeof m.valor !== 'string' || !MONEY.test(m.valor) || Number(m.valor) === 0) return { error: 'valor must be a non-zero amount like "123.45"' };
-  if (typeof m.horario !== 'string' || !RFC3339.test(m.horario) || Number.isNaN(Date.parse(m.horario))) return { error: 'horario must be an RFC 3339 timestamp' };
+  if (typeof m.horario !== 'string' || !isStorableTimestamp(m.horario)) return { error: 'horario must be an RFC 3339 timestamp of a real date, years 0001 to 9999, offset at most 15:59' };
   if (m.infoPagador !== undefined && (typeof m.infoPagador !== 'string' || m.infoPagador.length > 140)) return { error: 'infoPagador must be text of at most 140 characters' };
+  for (const [name, text] of [['chave', m.chave], ['infoPagador', m.infoPagador], ['pagador.nome', (m.pagador as { nome?: unknown } | undefined)?.nome]] as const)
+    if (typeof text === 'string' && hasUnstorableText(text)) return { error: `${name} holds U+0000 or a lone UTF-16 surrogate, which cannot be stored` };
   if (m.pagador !== undefined && !isPagador(m.pagador)) return { error: 'pagador must be {cpf|cnpj, nome}' };
   if (m.componentesValor !== undefined && !isComponentes(m.componentesValor)) return { error: 'componentesValor must map names to {valor}' };
   return { value: m as unknown as PixRecebidoMessage };
+}
+
+function isStorableTimestamp(s: string): boolean {
+  if (!RFC3339.test(s) || OFFSET_PAST_PG.test(s)) return false;
+  const instant = parseRfc3339(s);
+  if (!instant || s.startsWith('0000')) return false;
+  const year = instant.getUTCFullYear();
+  return year >= 1 && year <= 9999;
 }
 
 function isPagador(p: unknown): boolean {
