@@ -172,4 +172,17 @@ describe('handlers: each receiver sees only its own data', () => {
     expect(await listed(B)).toEqual([paidToB.endToEndId]);
     expect(await listed(A)).toEqual([]);
   });
+
+  it('settles one charge per endToEndId: the same id again with another txid and amount settles nothing (the first recording stands)', async () => {
+    const [first, second] = [newTxid('e2a'), newTxid('e2b')];
+    for (const txid of [first, second]) await commands.execute(new PutCobVCommand(B, txid, charge(B)));
+    const settle = app.get(SettleCashIn);
+    const paid = cashIn(first, B.chaves[0]);
+    await settle.handle(paid);
+    await settle.handle({ ...cashIn(second, B.chaves[0], '99.00'), endToEndId: paid.endToEndId });
+    expect(await cobv(B, first)).toMatchObject({ status: 'CONCLUIDA', pix: [{ endToEndId: paid.endToEndId, valor: paid.valor }] });
+    expect(await cobv(B, second)).toMatchObject({ status: 'ATIVA' });
+    expect(await cobv(B, second)).not.toHaveProperty('pix');
+    expect(await queries.execute(new GetPixQuery(B, paid.endToEndId))).toMatchObject({ txid: first, valor: paid.valor });
+  });
 });

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { CashInTrace, PixRecebidoMessage } from '@pix/contracts';
 import { withCorrelationId } from '@pix/observability';
-import { cobvDecider, pixDecider, type PixRecebido } from '@pix/domain';
+import { canonicalJson, cobvDecider, pixDecider, type PixRecebido } from '@pix/domain';
 import { handleCommand, type EventStore } from '@pix/event-store';
 import { cobvProjection, pixProjection } from '@pix/read-models';
 import type { Projections } from '../infrastructure/projections';
@@ -75,17 +75,26 @@ export class SettleCashIn {
       () => ({ type: 'RegistrarPix' as const, pix, recebedorId: owner, now: this.clock.now() }),
       { assumeNew: { conditions: [] } },
     );
-    // The receiver the Pix was first recorded for, so a redelivery settles the same charge.
-    const recebedorId = recorded.state.exists ? recorded.state.recebedorId : null;
+    // The Pix as first recorded, and its receiver: a redelivery settles the same charge, and a
+    // message that reuses the endToEndId with other content (another txid, another amount)
+    // settles nothing of its own: one Pix per endToEndId (ADR 7).
+    if (!recorded.state.exists) throw new Error(`Pix ${pix.endToEndId}: not recorded`);
+    const { pix: first, recebedorId } = recorded.state;
+    if (canonicalJson(first) !== canonicalJson(pix))
+      withCorrelationId(correlationId, () =>
+        this.logger.error(`Pix ${pix.endToEndId} arrived again with other content (txid ${pix.txid ?? '-'}, valor ${pix.valor}, key ${pix.chave}); ignored: the first one recorded stands (txid ${first.txid ?? '-'}, valor ${first.valor})`),
+      );
     let last = recorded.position;
-    if (!recebedorId) withCorrelationId(correlationId, () => this.logger.warn(`Pix ${pix.endToEndId} to key ${pix.chave}, which no receiver here owns: recorded, not settled`));
-    else if (pix.txid) {
-      const settled = await handleCommand(this.store, cobvStream(recebedorId, pix.txid), cobvDecider, () => ({ type: 'RegistrarPagamentoCobV' as const, txid: pix.txid!, pix, now: this.clock.now() }));
+    if (!recebedorId) withCorrelationId(correlationId, () => this.logger.warn(`Pix ${first.endToEndId} to key ${first.chave}, which no receiver here owns: recorded, not settled`));
+    else if (first.txid) {
+      const txid = first.txid;
+      const settled = await handleCommand(this.store, cobvStream(recebedorId, txid), cobvDecider, () => ({ type: 'RegistrarPagamentoCobV' as const, txid, pix: first, now: this.clock.now() }));
       if (settled.position) {
         last = settled.position;
-        withCorrelationId(correlationId, () => this.logger.log(`cobv ${recebedorId}/${pix.txid} CONCLUIDA by Pix ${pix.endToEndId} (${pix.valor})`));
+        withCorrelationId(correlationId, () => this.logger.log(`cobv ${recebedorId}/${txid} CONCLUIDA by Pix ${first.endToEndId} (${first.valor})`));
       }
     }
     if (last) await this.projections.waitFor([pixProjection.name, cobvProjection.name], last);
   }
 }
+

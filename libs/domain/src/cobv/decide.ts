@@ -1,5 +1,5 @@
 import { DomainError, type Violation } from '../errors';
-import { businessDateOf } from '../shared';
+import { businessDateOf, canonicalJson } from '../shared';
 import type { CobVCommand } from './commands';
 import type { CobVEvent } from './events';
 import type { CobVState } from './state';
@@ -151,15 +151,5 @@ export function valorToWire(v: CobVContent['valor']): NonNullable<CobVInput['val
 }
 
 function sameContent(a: CobVContent, b: CobVContent): boolean {
-  return canonical(a) === canonical(b);
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(value);
+  return canonicalJson(a) === canonicalJson(b);
 }

@@ -9,3 +9,4 @@ export * from './business-days';
 export * from './municipal-holidays';
 export * from './amount-due';
 export * from './tenant';
+export * from './canonical-json';
