@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { Pool } from 'pg';
 import { EVENT_STORE_MIGRATIONS, EventStoreDbEventStore, migrate, PostgresEventStore, type EventStore } from '@pix/event-store';
 import { OUTBOX_MIGRATIONS } from '@pix/webhook-delivery';
-import { NotificationsController, NotifierCore, NotifierIntakeController, NOTIFICATION_OUTBOX, NOTIFIER_CORE, NOTIFIER_INTAKE } from '@pix/messaging';
+import { dependenciesAnswer, NotificationsController, NotifierCore, NotifierIntakeController, NOTIFICATION_OUTBOX, NOTIFIER_CORE, NOTIFIER_INTAKE } from '@pix/messaging';
 import { BrokerProbe, CASH_IN_CONTRACT, createKafka, ensureCashInTopics, KafkaBatchServer } from '@pix/messaging-kafka';
 import type { NotifierConfig } from './config';
 import { OperatorGuard } from './operator.guard';
@@ -107,6 +107,7 @@ export class NotifierModule {
       topics: CASH_IN_CONTRACT,
       logger: { log: (m) => kafkaLogger.log(m), error: (m) => kafkaLogger.error(m) },
       prepare: () => ensureCashInTopics(kafka),
+      healthy: dependenciesAnswer(pool, store),
     });
     return {
       module: NotifierModule,

@@ -57,8 +57,8 @@ type Behaviour = (batch: Item[], context: KafkaBatchContext) => Promise<void>;
   class TestModule {}
 
   const errors: string[] = [];
-  async function startConsumer(groupId: string): Promise<{ app: INestMicroservice; server: KafkaBatchServer }> {
-    const server = new KafkaBatchServer({ transportId, kafka, groupId, topics: { [topic]: contract(dlt) }, logger: { log: () => undefined, error: (m) => errors.push(m) } });
+  async function startConsumer(groupId: string, healthy?: () => Promise<boolean>): Promise<{ app: INestMicroservice; server: KafkaBatchServer }> {
+    const server = new KafkaBatchServer({ transportId, kafka, groupId, topics: { [topic]: contract(dlt) }, logger: { log: () => undefined, error: (m) => errors.push(m) }, healthy });
     const app = await NestFactory.createMicroservice(TestModule, { strategy: server, logger: false });
     await app.listen();
     for (const deadline = Date.now() + 60_000; server.state !== 'joined'; await sleep(100)) if (Date.now() > deadline) throw new Error('group did not join');
@@ -243,6 +243,45 @@ type Behaviour = (batch: Item[], context: KafkaBatchContext) => Promise<void>;
       expect(await committed(group)).toBe(backlog + 5);
     } finally {
       await admin.disconnect();
+    }
+  });
+
+  it('quarantines a message the handler always fails on while its dependencies answer, and goes on; during an outage it never does', async () => {
+    const reader: Consumer = kafka.consumer({ groupId: `test-batch-q-${run}` });
+    const dead: { value: string; reason: string; consumer: string }[] = [];
+    await reader.connect();
+    await reader.subscribe({ topic: dlt, fromBeginning: true });
+    await reader.run({ eachMessage: async ({ message }) => void dead.push({ value: message.value!.toString(), reason: String(message.headers?.['dlt-reason']), consumer: String(message.headers?.['dlt-consumer']) }) });
+    // 5007 passes validation but the handler fails on it every time (a value the database refuses, say).
+    behaviour = async (batch) => {
+      if (batch.some((item) => item.n === 5007)) throw new Error('invalid input value for the database');
+    };
+    const poison = JSON.stringify({ n: 5007 });
+    await publish(items(5000, 5015));
+    const { app } = await startConsumer(`test-batch-f-${run}`, async () => true);
+    try {
+      await until('the messages after the poison', () => received().includes(5014), 60_000);
+      expect(received().filter((n) => n >= 5000 && n < 6000)).toEqual(Array.from({ length: 15 }, (_, i) => 5000 + i).filter((n) => n !== 5007));
+      await until('the quarantined message', () => dead.some((d) => d.value === poison), 30_000);
+      expect(dead.filter((d) => d.value === poison).map((d) => d.reason)).toEqual([expect.stringMatching(/^the handler failed 6 times on this message alone while its dependencies answered/)]);
+    } finally {
+      await app.close();
+    }
+    // Dependencies down: the same failure is waited out, not dead-lettered. A new group reads the
+    // topic from its start and stops at 5007 for as long as the probe says the database is down.
+    calls.length = 0;
+    let probes = 0;
+    const outageGroup = `test-batch-g-${run}`;
+    const { app: outage } = await startConsumer(outageGroup, async () => (probes++, false));
+    try {
+      await until('a probe that finds the dependencies down', () => probes >= 1, 60_000);
+      await sleep(1000);
+      expect(received()).toContain(5006);
+      expect(received()).not.toContain(5008);
+      expect(dead.filter((d) => d.consumer === outageGroup && d.value === poison)).toEqual([]);
+    } finally {
+      await outage.close();
+      await reader.disconnect();
     }
   });
 });

@@ -4,8 +4,9 @@ import { lastValueFrom } from 'rxjs';
 import { BackgroundCommits, type PartitionOffset } from './background-commits';
 import { KafkaBatchContext } from './batch-context';
 import { CONSUMER_TIMEOUTS } from './kafka-client';
+import { handleWithQuarantine } from './quarantine';
 import { retrying } from './retrying';
-import { validateBatch, type TopicContract } from './validated-batch';
+import { deadLetterOf, validateBatch, type DeadLetter, type TopicContract } from './validated-batch';
 
 /**
  * At most one offset commit per this many ms per consumer (BackgroundCommits): a commit per
@@ -36,6 +37,11 @@ export interface KafkaBatchServerOptions {
    * Order within a partition (so per key) is kept.
    */
   partitionsConcurrently?: number;
+  /**
+   * Whether the handlers' dependencies answer now. With it, a message the handler keeps failing
+   * on while they do is dead-lettered (quarantine.ts); without it, it is retried forever.
+   */
+  healthy?: () => Promise<boolean>;
 }
 
 /**
@@ -169,16 +175,25 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
       const slice = batch.messages.slice(i, i + max);
       const offsets = { first: slice[0].offset, last: slice[slice.length - 1].offset };
       const where = `${consumerName}: ${topic}/${partition}/${offsets.first}-${offsets.last}`;
-      const { valid, traces, deadLetters: refused } = validateBatch(slice, { topic, partition, consumerName }, contract);
+      const { valid, traces, sources, deadLetters: refused } = validateBatch(slice, { topic, partition, consumerName }, contract);
+      // Offsets move only once the dead letters are stored: a broker outage is waited out.
+      const store = (letters: DeadLetter[]) =>
+        retrying(() => deadLetters.send({ topic: contract.deadLetterTopic, acks: -1, messages: letters.map(({ key, value, headers }) => ({ key, value, headers })) }), `${where}: dead-lettering`, deps);
       if (refused.length > 0) {
-        const messages = refused.map(({ key, value, headers }) => ({ key, value, headers }));
-        // Offsets move only once the dead letters are stored: a broker outage is waited out.
-        await retrying(() => deadLetters.send({ topic: contract.deadLetterTopic, acks: -1, messages }), `${where}: dead-lettering`, deps);
+        await store(refused);
         for (const r of refused) this.options.logger.error(`${consumerName}: message ${r.source} is invalid (${r.reason}); sent to ${contract.deadLetterTopic}`);
       }
       if (valid.length > 0) {
-        const context = new KafkaBatchContext([topic, partition, offsets, heartbeat, traces]);
-        await retrying(() => this.invoke(handler, valid, context), `${where}: handling ${valid.length} message(s)`, deps);
+        const quarantined = await handleWithQuarantine(valid, traces, sources, where, deps, {
+          run: (messages, ts) => this.invoke(handler, messages, new KafkaBatchContext([topic, partition, offsets, heartbeat, ts])),
+          healthy: this.options.healthy ?? (async () => false),
+          deadLetter: async (message, reason) => {
+            const letter = deadLetterOf(message, reason, { topic, partition, consumerName });
+            await store([letter]);
+            return letter;
+          },
+        });
+        for (const q of quarantined) this.options.logger.error(`${consumerName}: message ${q.source} was quarantined (${q.reason}); sent to ${contract.deadLetterTopic}`);
       }
       resolveOffset(offsets.last);
       commits.add(topic, partition, offsets.last);

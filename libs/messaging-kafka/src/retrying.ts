@@ -9,19 +9,31 @@ export interface RetryDeps {
 /** Thrown instead of retrying once the consumer is stopping: the offsets stay uncommitted. */
 export class StoppedWhileRetrying extends Error {}
 
+/** Thrown after `maxAttempts` failures, when the caller set a limit. */
+export class GaveUp extends Error {
+  constructor(
+    what: string,
+    readonly lastError: unknown,
+  ) {
+    super(`${what}: gave up (${describe(lastError)})`);
+  }
+}
+
 /**
- * Runs `work` until it succeeds, backing off (capped at 30 s); gives up only on shutdown. The
+ * Runs `work` until it succeeds, backing off (capped at 30 s); gives up only on shutdown, or
+ * after `maxAttempts` failures when given (GaveUp). The
  * wait is cut in short slices so a shutdown is not held up, with heartbeats meanwhile so the
  * group does not hand the partition to another member (kafkajs sends one at most once per
  * heartbeatInterval; a failed one, broker down, is for the next attempt to notice).
  */
-export async function retrying(work: () => Promise<unknown>, what: string, deps: RetryDeps): Promise<void> {
+export async function retrying(work: () => Promise<unknown>, what: string, deps: RetryDeps, maxAttempts = Infinity): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await work();
       return;
     } catch (error) {
       if (deps.stopped()) throw new StoppedWhileRetrying(`${what}: stopped while retrying, left for redelivery`);
+      if (attempt >= maxAttempts) throw new GaveUp(what, error);
       const waitMs = Math.min(30_000, 100 * 2 ** Math.min(attempt, 9));
       deps.logger.error(`${what} failed (attempt ${attempt}); retrying in ${waitMs} ms: ${describe(error)}`);
       for (const until = Date.now() + waitMs; Date.now() < until && !deps.stopped(); ) {
@@ -33,7 +45,7 @@ export async function retrying(work: () => Promise<unknown>, what: string, deps:
 }
 
 /** Nest's RPC exception filter turns a handler's error into `{ status, message }` (and logs the original). */
-function describe(error: unknown): string {
+export function describe(error: unknown): string {
   if (error instanceof Error) return error.message;
   if (typeof error === 'object' && error !== null && 'message' in error) return String((error as { message: unknown }).message);
   return String(error);

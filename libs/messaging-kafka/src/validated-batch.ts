@@ -22,20 +22,35 @@ function traceOf(message: KafkaMessage): CashInTrace | undefined {
  * the refused messages as they are sent to the dead-letter topic, the original key and bytes
  * with `dlt-reason`, `dlt-consumer` and `dlt-source` (`topic/partition/offset`) headers.
  */
-export function validateBatch<T>(messages: KafkaMessage[], where: { topic: string; partition: number; consumerName: string }, contract: TopicContract<T>) {
+export function validateBatch<T>(messages: KafkaMessage[], where: Where, contract: TopicContract<T>) {
   const valid: T[] = [];
   const traces: (CashInTrace | undefined)[] = [];
-  const deadLetters: (Message & { reason: string; source: string })[] = [];
+  /** The message each valid value came from, to dead-letter it as it was sent if it must be (quarantine.ts). */
+  const sources: KafkaMessage[] = [];
+  const deadLetters: DeadLetter[] = [];
   for (const message of messages) {
     const parsed = contract.parse(message.value);
     if (parsed.value !== undefined) {
       valid.push(parsed.value);
       traces.push(traceOf(message));
+      sources.push(message);
       continue;
     }
-    const reason = parsed.error ?? 'invalid';
-    const source = `${where.topic}/${where.partition}/${message.offset}`;
-    deadLetters.push({ key: message.key ?? null, value: message.value, headers: { 'dlt-reason': reason, 'dlt-consumer': where.consumerName, 'dlt-source': source }, reason, source });
+    deadLetters.push(deadLetterOf(message, parsed.error ?? 'invalid', where));
   }
-  return { valid, traces, deadLetters };
+  return { valid, traces, sources, deadLetters };
+}
+
+export interface Where {
+  topic: string;
+  partition: number;
+  consumerName: string;
+}
+
+export type DeadLetter = Message & { reason: string; source: string };
+
+/** A message as it goes to the dead-letter topic: its own key and bytes, and why, who and from where. */
+export function deadLetterOf(message: KafkaMessage, reason: string, where: Where): DeadLetter {
+  const source = `${where.topic}/${where.partition}/${message.offset}`;
+  return { key: message.key ?? null, value: message.value, headers: { 'dlt-reason': reason, 'dlt-consumer': where.consumerName, 'dlt-source': source }, reason, source };
 }

@@ -4,3 +4,4 @@ export * from './notifier-core';
 export * from './notifier-intake.controller';
 export * from './delivery-settings';
 export * from './notifications.controller';
+export * from './dependencies-answer';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import type { Pool } from 'pg';
 import type { CashInTrace, PixRecebidoMessage } from '@pix/contracts';
 import type { EventStore } from '@pix/event-store';
-import { NotifierCore, NOTIFIER_INTAKE, type CashInPublisher, type OperatorOutbox } from '@pix/messaging';
+import { dependenciesAnswer, NotifierCore, NOTIFIER_INTAKE, type CashInPublisher, type OperatorOutbox } from '@pix/messaging';
 import type { KafkaBatchServer, KafkaCashInPublisher } from '@pix/messaging-kafka';
 import { kafkaTransport } from './kafka-transport';
 import { InProcessCashInBus } from '@pix/messaging-local';
@@ -41,7 +41,15 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
     const kafka = createKafka(config.kafkaBrokers, 'pix-api');
     const kafkaLogger = new Logger('Kafka');
     const server = (transportId: symbol, groupId: string) =>
-      new KafkaBatchServer({ transportId, kafka, groupId, topics: CASH_IN_CONTRACT, logger: { log: (m) => kafkaLogger.log(m), error: (m) => kafkaLogger.error(m) }, prepare: () => ensureCashInTopics(kafka) });
+      new KafkaBatchServer({
+        transportId,
+        kafka,
+        groupId,
+        topics: CASH_IN_CONTRACT,
+        logger: { log: (m) => kafkaLogger.log(m), error: (m) => kafkaLogger.error(m) },
+        prepare: () => ensureCashInTopics(kafka),
+        healthy: dependenciesAnswer(pool, store),
+      });
     this.servers.push(server(SETTLEMENT_TRANSPORT, 'pix-api-settlement'));
     if (config.mode === 'local') this.servers.push(server(NOTIFIER_INTAKE, 'pix-notifier'));
   }
