@@ -25,6 +25,8 @@ describe('cash-in message', () => {
     ['a NUL in the payer name', JSON.stringify({ ...valid, pagador: { cpf: '12345678909', nome: 'A\u0000' } })],
     ['a NUL in the key', JSON.stringify({ ...valid, chave: 'x\u0000y' })],
     ['a lone surrogate in infoPagador', JSON.stringify({ ...valid, infoPagador: 'a\ud800b' })],
+    ['a NUL inside a component', JSON.stringify({ ...valid, componentesValor: { juros: { valor: '1.00', modalidade: '\u0000' } } })],
+    ['an unknown member in a component', JSON.stringify({ ...valid, componentesValor: { original: { valor: '10.00', nota: 'x' } } })],
   ])('rejects %s with a reason', (_name, raw) => {
     const r = parsePixRecebidoMessage(raw as string);
     expect(r.value).toBeUndefined();

@@ -78,9 +78,12 @@ function isPagador(p: unknown): boolean {
   );
 }
 
+/** Each component `{ valor, modalidade? }` and nothing more: whatever else it held would be stored as sent. */
 function isComponentes(c: unknown): boolean {
   if (typeof c !== 'object' || c === null || Array.isArray(c)) return false;
-  return Object.entries(c).every(
-    ([k, v]) => ['original', 'juros', 'multa', 'abatimento', 'desconto'].includes(k) && typeof v === 'object' && v !== null && MONEY.test(String((v as { valor?: unknown }).valor)),
-  );
+  return Object.entries(c).every(([k, v]) => {
+    if (!['original', 'juros', 'multa', 'abatimento', 'desconto'].includes(k) || typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+    const { valor, modalidade, ...rest } = v as Record<string, unknown>;
+    return Object.keys(rest).length === 0 && typeof valor === 'string' && MONEY.test(valor) && (modalidade === undefined || (Number.isInteger(modalidade) && (modalidade as number) >= 1 && (modalidade as number) <= 8));
+  });
 }
