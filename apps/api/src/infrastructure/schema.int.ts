@@ -57,12 +57,13 @@ describe('start-up schema on an empty database', () => {
             '0010-webhook-due-keys',
             '0011-es-events-without-parallel-scans',
             '0012-webhook-outbox-without-unused-due-index',
+            versioned('0013-webhook-record-function-'),
           ]);
           const indexes = await check.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'webhook_outbox' AND indexname = 'webhook_outbox_due_idx'`);
           expect(indexes.rows).toEqual([]);
           const status = await check.query(`SELECT attstattarget FROM pg_attribute WHERE attrelid = 'webhook_outbox'::regclass AND attname = 'status'`);
           expect(status.rows).toEqual([{ attstattarget: 0 }]);
-          await expect(check.query(`SELECT 'webhook_claim_due'::regproc, 'webhook_enqueue'::regproc, 'webhook_repair_due_keys'::regproc, 'webhook_due_keys'::regclass`)).resolves.toBeDefined();
+          await expect(check.query(`SELECT 'webhook_claim_due'::regproc, 'webhook_enqueue'::regproc, 'webhook_repair_due_keys'::regproc, 'webhook_record_attempts'::regproc, 'webhook_due_keys'::regclass`)).resolves.toBeDefined();
           await expect(check.query(`SELECT nextval('cobv_location_id_seq')`)).resolves.toBeDefined();
         } finally {
           await check.end();
