@@ -33,6 +33,12 @@ describe('receiver decider', () => {
     ['an empty name', { nome: '' }, 'nome', 'loja1'],
     ['a street of 201 characters', { logradouro: 'x'.repeat(201) }, 'logradouro', 'loja1'],
     ['an id with capitals', {}, 'id', 'Loja1'],
+    ['a name with no Latin letters or digits (the BR Code would carry nothing)', { nome: '株式会社東京' }, 'nome', 'loja1'],
+    ['a city with no Latin letters or digits', { cidade: '東京' }, 'cidade', 'loja1'],
+    ['a line break in the name', { nome: 'Loja\nUm' }, 'nome', 'loja1'],
+    ['an escape character in the street', { logradouro: 'Rua \u001b[31m1' }, 'logradouro', 'loja1'],
+    ['a right-to-left override in the trade name', { nomeFantasia: 'Loja \u202egpj' }, 'nomeFantasia', 'loja1'],
+    ['a zero-width space in the city', { cidade: 'São\u200bPaulo' }, 'cidade', 'loja1'],
   ])('refuses %s with RecebedorInvalido', (_name, over, property, id) => {
     spec.given([]).when(cadastrar(over, id)).thenThrows('RecebedorInvalido', [property]);
   });

@@ -1,6 +1,6 @@
 import type { Decider } from '../decider';
 import { DomainError, type Violation } from '../errors';
-import { isValidCnpj, isValidCpf, pixKeyType, RECEBEDOR_ID_PATTERN } from '../shared';
+import { isValidCnpj, isValidCpf, pixKeyType, RECEBEDOR_ID_PATTERN, toBrCodeText } from '../shared';
 
 /** A receiver's registration data: who charges, as BR Codes and charges show it. */
 export interface DadosRecebedor {
@@ -31,6 +31,11 @@ export type RecebedorState = { exists: false } | { exists: true; recebedorId: st
 export const recebedorStreamId = (recebedorId: string) => `recebedor-${recebedorId}`;
 
 const TEXT_LIMIT = 200;
+/**
+ * Controls (C0, DEL, C1), bidi overrides and isolates, zero-width marks and lone surrogates: a
+ * receiver's name and address reach every payload, log line and terminal as they are written.
+ */
+const INVISIBLE_OR_CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export const recebedorDecider: Decider<RecebedorCommand, RecebedorEvent, RecebedorState> = {
   initialState: { exists: false },
@@ -98,11 +103,15 @@ function validDados(recebedorId: string, d: DadosRecebedor): DadosRecebedor {
     if (value === undefined || value === '') {
       if (required) bad(name, 'required');
     } else if (value.trim() !== value || value.length > TEXT_LIMIT) bad(name, `1 to ${TEXT_LIMIT} characters without surrounding spaces`, value);
+    else if (INVISIBLE_OR_CONTROL.test(value)) bad(name, 'visible text only: no control characters, direction overrides or zero-width marks', value);
   };
   text('nome', d.nome, true);
   text('nomeFantasia', d.nomeFantasia, false);
   text('logradouro', d.logradouro, true);
   text('cidade', d.cidade, true);
+  // The BR Code carries name and city in ASCII (accents dropped): one with nothing left has no BR Code.
+  for (const name of ['nome', 'cidade'] as const)
+    if (d[name] && !INVISIBLE_OR_CONTROL.test(d[name]) && toBrCodeText(d[name], 25) === '') bad(name, 'Latin letters or digits are needed: the BR Code carries it in ASCII', d[name]);
   if (!/^[A-Z]{2}$/.test(d.uf ?? '')) bad('uf', 'two capital letters', d.uf);
   if (!/^\d{8}$/.test(d.cep ?? '')) bad('cep', '8 digits', d.cep);
   if (d.cpf && d.cnpj) bad('cpf', 'give a CPF or a CNPJ, not both');

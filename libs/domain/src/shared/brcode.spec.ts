@@ -96,9 +96,9 @@ describe('buildDynamicBrCode', () => {
     expect(toBrCodeText(s, 3)).toBe(toBrCodeText(s, 25).slice(0, 3).trim());
   });
 
-  it('refuses names or cities with nothing left after sanitising', () => {
-    expect(() => buildDynamicBrCode({ ...input, merchantName: '日本' })).toThrow(RangeError);
-    expect(() => buildDynamicBrCode({ ...input, merchantCity: '   ' })).toThrow(RangeError);
+  it('gives a name or city with nothing left after sanitising a placeholder: a receiver registered before that was refused still gets a payable code', () => {
+    expect(parseTlv(buildDynamicBrCode({ ...input, merchantName: '日本' })).get('59')).toBe('RECEBEDOR');
+    expect(parseTlv(buildDynamicBrCode({ ...input, merchantCity: '   ' })).get('60')).toBe('BRASIL');
   });
 
   it('refuses other schemes and unprintable locations', () => {

@@ -100,10 +100,10 @@ export function payloadLocation(stored: string): string {
 
 /** The "Pix Copia e Cola" string for a dynamic charge whose amount lives in the payload at `location`. */
 export function buildDynamicBrCode({ location, merchantName, merchantCity }: DynamicBrCodeInput): string {
-  const name = toBrCodeText(merchantName, MERCHANT_NAME_MAX);
-  const city = toBrCodeText(merchantCity, MERCHANT_CITY_MAX);
-  if (!name) throw new RangeError('merchantName has no usable ASCII characters');
-  if (!city) throw new RangeError('merchantCity has no usable ASCII characters');
+  // A receiver registered before names needed ASCII (access/receiver.ts) still gets a payable BR
+  // Code: the payer's bank shows the key's DICT name, and the signed payload the full one.
+  const name = toBrCodeText(merchantName, MERCHANT_NAME_MAX) || 'RECEBEDOR';
+  const city = toBrCodeText(merchantCity, MERCHANT_CITY_MAX) || 'BRASIL';
   const body =
     tlv('00', '01') + // payload format indicator
     tlv('01', '12') + // point of initiation: dynamic, single use
