@@ -147,4 +147,21 @@ describe('access administration over the event store', () => {
     // A table (cli-table3): one row per client.
     expect(out.pop()).toMatch(/^│ erp3 +│ loja3 +│ enabled +│ 2 +│ pix\.read payloadlocation\.read +│$/m);
   });
+
+  it('receiver create with a key it cannot have writes nothing: neither the receiver nor its other keys', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const run = (...argv: string[]) => runAdmin(argv, ctx(), (l) => out.push(l), (l) => err.push(l));
+    const create = (id: string, ...keys: string[]) =>
+      run('receiver', 'create', '--id', id, '--name', 'Loja Quatro', '--cpf', '12345678909', '--street', 'Rua C', '--city', 'Recife', '--uf', 'PE', '--cep', '50000000', ...keys.flatMap((k) => ['--key', k]));
+    expect(await create('loja4', 'BAD')).toBe(1);
+    expect(err.pop()).toMatch(/^refused \(ChaveInvalida\)/);
+    expect(await create('loja5', 'loja5@example.com', '+5511988887777')).toBe(1);
+    expect(err.pop()).toMatch(/^refused \(ChaveJaVinculada\)/);
+    expect(await run('receiver', 'list')).toBe(0);
+    expect(out.pop()).not.toMatch(/loja4|loja5/);
+    // The free key stayed free: another receiver takes it.
+    expect(await create('loja6', 'loja5@example.com')).toBe(0);
+    expect(out.pop()).toMatch(/^receiver loja6: .*keys: loja5@example\.com$/);
+  });
 });

@@ -67,9 +67,7 @@ export async function runAdmin(argv: string[], ctx: AccessContext, out: (line: s
           cep: need('cep'),
         };
         const id = need('id');
-        let r = await createReceiver(ctx, id, dados);
-        for (const chave of values.key ?? []) r = await addKey(ctx, id, chave);
-        out(`receiver ${describe(r)}`);
+        out(`receiver ${describe(await createReceiver(ctx, id, dados, values.key ?? []))}`);
         return EXIT.ok;
       }
       case 'receiver list':

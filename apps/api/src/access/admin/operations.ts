@@ -22,11 +22,14 @@ import { generateSecret, hashSecret } from '../secrets';
  * Each throws a typed DomainError and writes nothing when refused.
  */
 
-export async function createReceiver(ctx: AccessContext, recebedorId: string, dados: DadosRecebedor): Promise<Recebedor> {
-  // Validate before indexing, so a refused receiver leaves no trace.
+/** Registers the receiver with its keys; the data and every key are checked before anything is written. */
+export async function createReceiver(ctx: AccessContext, recebedorId: string, dados: DadosRecebedor, chaves: readonly string[] = []): Promise<Recebedor> {
+  // Validate before indexing, so a refused receiver (or one of its keys) leaves no trace.
   recebedorDecider.decide({ type: 'CadastrarRecebedor', recebedorId, dados, now: new Date() }, recebedorDecider.initialState);
+  for (const chave of chaves) chaveDecider.decide({ type: 'ReivindicarChave', chave, recebedorId, now: new Date() }, await loadChave(ctx.store, chave));
   await index(ctx, RECEIVER_INDEX_STREAM, 'RecebedorIndexado', { recebedorId });
-  const { state } = await onRecebedor(ctx, recebedorId, (now) => ({ type: 'CadastrarRecebedor', recebedorId, dados, now }));
+  let { state } = await onRecebedor(ctx, recebedorId, (now) => ({ type: 'CadastrarRecebedor', recebedorId, dados, now }));
+  for (const chave of chaves) ({ state } = await claimAndList(ctx, recebedorId, chave));
   return toRecebedor(state)!;
 }
 
@@ -41,9 +44,12 @@ export async function updateReceiver(ctx: AccessContext, recebedorId: string, da
  */
 export async function addKey(ctx: AccessContext, recebedorId: string, chave: string): Promise<Recebedor> {
   if (!(await loadRecebedor(ctx.store, recebedorId)).exists) throw new DomainError('RecebedorNaoEncontrado', `There is no receiver "${recebedorId}".`);
+  return toRecebedor((await claimAndList(ctx, recebedorId, chave)).state)!;
+}
+
+async function claimAndList(ctx: AccessContext, recebedorId: string, chave: string) {
   await onChave(ctx, chave, (now) => ({ type: 'ReivindicarChave', chave, recebedorId, now }));
-  const { state } = await onRecebedor(ctx, recebedorId, (now) => ({ type: 'VincularChave', recebedorId, chave, now }));
-  return toRecebedor(state)!;
+  return onRecebedor(ctx, recebedorId, (now) => ({ type: 'VincularChave', recebedorId, chave, now }));
 }
 
 /** Unlists the key from the receiver, then releases the claim so another receiver may take it. */
