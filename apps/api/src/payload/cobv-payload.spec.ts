@@ -24,7 +24,7 @@ const problemOf = (fn: () => unknown) => {
   return 'no error';
 };
 
-describe('cobvPayload: amounts the wire form cannot carry', () => {
+describe('cobvPayload: dates a stored charge cannot be paid on', () => {
   it('refuses such a date with CobPayloadOperacaoInvalida on DPP (it answered 500), and still answers the dates that fit', () => {
     const fined = row({ original: 999_999_999_999, multa: { modalidade: 2, valorPerc: 200 } });
     expect(problemOf(() => cobvPayload(fined, { dpp: '2027-01-05', now }))).toEqual(['CobPayloadOperacaoInvalida', ['DPP']]);
@@ -32,5 +32,10 @@ describe('cobvPayload: amounts the wire form cannot carry', () => {
 
     const discounted = row({ original: 999_999_999_999, desconto: { modalidade: 5, valorPerc: 100 } }, '2027-07-01'); // 217 days early: 217% off
     expect(problemOf(() => cobvPayload(discounted, { dpp: '2026-11-26', now }))).toEqual(['CobPayloadOperacaoInvalida', ['DPP']]);
+
+    // 2% a day off 100.00: 0.00 to pay until 50 days before the due date, then something.
+    const free = row({ original: 10_000, desconto: { modalidade: 5, valorPerc: 200 } }, '2027-07-01');
+    expect(problemOf(() => cobvPayload(free, { dpp: '2026-11-26', now }))).toEqual(['CobPayloadOperacaoInvalida', ['DPP']]);
+    expect((cobvPayload(free, { dpp: '2027-06-21', now }).valor as { final: string }).final).toBe('80.00');
   });
 });

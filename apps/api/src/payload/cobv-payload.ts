@@ -66,13 +66,15 @@ export function cobvPayload(row: CobVRow, at: { dpp: string; codMun?: string; no
 }
 
 /**
- * The amounts in the wire form. A charge stored before PUT refused amounts the form cannot carry
- * (valor-wire-limits.ts) can still come to one on some dates: that date is refused like a date
- * past the charge's validity, not answered with a 500.
+ * The amounts in the wire form. A charge stored before PUT refused what no payer can pay
+ * (payable-valor.ts) can still come, on some dates, to amounts the form cannot carry or to a
+ * final of 0.00: such a date is refused like a date past the charge's validity, not answered
+ * with a 500 or with nothing to pay.
  */
 function wireValor(due: AmountDue, dpp: string): Record<keyof AmountDue, string> {
   const parts = ['original', 'abatimento', 'desconto', 'juros', 'multa', 'final'] as const;
   if (parts.some((k) => due[k] > MAX_WIRE_CENTS)) throw tooLarge(dpp);
+  if (due.final <= 0) throw invalid('Nesta DPP os descontos e o abatimento alcançam o valor da cobrança: valor final zero, não há o que pagar.', 'DPP', dpp);
   return Object.fromEntries(parts.map((k) => [k, formatMoney(due[k])])) as Record<keyof AmountDue, string>;
 }
 

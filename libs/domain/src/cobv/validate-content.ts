@@ -2,7 +2,7 @@ import type { Violation } from '../errors';
 import { compareDates, isValidCnpj, isValidCpf, isValidIsoDate, parseMoney, pixKeyType } from '../shared';
 import type { CobVContent, CobVInput, DescontoCobV, ModalidadeValor, ModalidadeValorInput, Recebedor } from './types';
 import { validateValorRules } from './validate-valor';
-import { wireOverflow } from './valor-wire-limits';
+import { unpayableValor } from './payable-valor';
 
 export interface ContentContext {
   /** Civil date (America/Sao_Paulo) the charge was created: the due date may not be earlier. */
@@ -70,7 +70,7 @@ export function toCobVContent(input: CobVInput, ctx: ContentContext): { content?
     ...(input.solicitacaoPagador !== undefined ? { solicitacaoPagador: input.solicitacaoPagador } : {}),
     ...(input.infoAdicionais !== undefined ? { infoAdicionais: input.infoAdicionais.map((i) => ({ nome: i.nome, valor: i.valor })) } : {}),
   };
-  const overflow = wireOverflow(content.calendario, content.valor, ctx.today);
+  const overflow = unpayableValor(content.calendario, content.valor, ctx.today);
   return overflow.length > 0 ? { violacoes: overflow } : { content, violacoes: [] };
 }
 

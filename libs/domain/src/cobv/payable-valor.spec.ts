@@ -1,6 +1,6 @@
 import { cobvDecider, type CobVCommand, type CobVInput, type Recebedor } from '..';
 import { deciderSpec } from '../testing/decider-spec';
-import { wireOverflow } from './valor-wire-limits';
+import { unpayableValor } from './payable-valor';
 
 const spec = deciderSpec(cobvDecider);
 const txid = 'wirelimits00000000000000000001';
@@ -16,7 +16,7 @@ const body = (valor: CobVInput['valor'], dataDeVencimento = '2027-12-31', valida
 const put = (input: CobVInput, at = now): CobVCommand => ({ type: 'CriarOuAlterarCobV', txid, input, now: at, recebedor, novaLocation: { id: 7, location: 'pix.example/qr/v2/cobv/x' } });
 const MAX = '9999999999.99';
 
-describe('cobv valor: every amount due must fit the wire form (9999999999.99)', () => {
+describe('cobv valor: payable on every date (amounts in the wire form, 9999999999.99 at most; a final above zero)', () => {
   it.each([
     ['a 1% a day discount over a year early on the largest original', { original: MAX, desconto: { modalidade: 5, valorPerc: '1.00' } }],
     ['a 2% fine on the largest original', { original: MAX, multa: { modalidade: 2, valorPerc: '2.00' } }],
@@ -36,12 +36,29 @@ describe('cobv valor: every amount due must fit the wire form (9999999999.99)', 
       spec.given([]).when(put(body(valor))).then((events) => expect(events).toHaveLength(1));
   });
 
+  it.each([
+    ['2% a day off, 400 days before the due date: 800% off today', { original: '100.00', desconto: { modalidade: 5, valorPerc: '2.00' } }],
+    ['a fixed 9.00 rebate and a fixed-date 5.00 discount on 10.00', { original: '10.00', abatimento: { modalidade: 1, valorPerc: '9.00' }, desconto: { modalidade: 1, descontoDataFixa: [{ data: '2027-12-01', valorPerc: '5.00' }] } }],
+    ['1.00 a day off on 100.00, 400 days early', { original: '100.00', desconto: { modalidade: 3, valorPerc: '1.00' } }],
+  ] as [string, CobVInput['valor']][])('refuses a charge that comes to 0.00 on some date: %s', (_label, valor) => {
+    spec.given([]).when(put(body(valor))).thenThrows('CobVOperacaoInvalida', ['cobv.valor.desconto']);
+  });
+
+  it('accepts discounts that leave something to pay on every date', () => {
+    for (const valor of [
+      { original: '100.00', desconto: { modalidade: 5, valorPerc: '0.10' } },
+      { original: '10.00', abatimento: { modalidade: 1, valorPerc: '4.00' }, desconto: { modalidade: 1, descontoDataFixa: [{ data: '2027-12-01', valorPerc: '5.00' }] } },
+    ])
+      spec.given([]).when(put(body(valor))).then((events) => expect(events).toHaveLength(1));
+  });
+
   it('checks from the first day the charge can be paid: a revision from the day it is made', () => {
-    // 1% a day early on 9,000,000,000.00: 400 days early (from 2026-11-26 to the due date) is 400%;
+    // 1% a day early on 9,000,000,000.00: 400 days early (from 2026-11-26 to the due date) is 400%,
     // from 2027-12-20 it is 11%.
     const calendario = { dataDeVencimento: '2027-12-31', validadeAposVencimento: 30 };
     const valor = { original: 900_000_000_000, desconto: { modalidade: 5, valorPerc: 100 } };
-    expect(wireOverflow(calendario, valor, '2026-11-26')).toHaveLength(1);
-    expect(wireOverflow(calendario, valor, '2027-12-20')).toEqual([]);
+    // 400% off: past the wire form's limit, and nothing left to pay.
+    expect(unpayableValor(calendario, valor, '2026-11-26').map((v) => v.propriedade)).toEqual(['cobv.valor', 'cobv.valor.desconto']);
+    expect(unpayableValor(calendario, valor, '2027-12-20')).toEqual([]);
   });
 });

@@ -1,0 +1,79 @@
+import type { Violation } from '../errors';
+import { adjustedDueDate, amountDue, compareDates, daysBetween, lastDayOfValidity, MAX_WIRE_CENTS, type AmountDue, type DueChargeValue } from '../shared';
+import type { CobVContent } from './types';
+
+/** The latest date the amounts are checked at when the charge never expires before year 9999. */
+const FAR_END = '9998-12-31';
+/** More than the days a due date or a validity's end can move to reach a business day. */
+const DAYS_MOVED = 15;
+const PERCENT = 10_000;
+
+/**
+ * A charge must be payable on every date it can be paid: each amount due written in the wire
+ * form (9999999999.99 at most: juros and multa on a ten-digit original, or a per-day discount
+ * over many days, can pass it), and a `final` above zero (discounts and rebates together can
+ * take it all: nobody can pay 0.00). Either way its location could serve nothing payable, so it
+ * is refused up front. The extremes suffice: discounts are largest on the first date it can be
+ * paid (`today`) or on a fixed-date tier's own date, juros and multa on the last payable date.
+ * The national calendar has the fewest holidays, so the most business days: the widest case.
+ */
+export function unpayableValor(calendario: CobVContent['calendario'], valor: CobVContent['valor'], today: string): Violation[] {
+  // Nearly every charge is far from both limits: bounds in a few multiplications spare it the dates.
+  const { upper, lower } = bounds(calendario, valor, today);
+  if (upper <= MAX_WIRE_CENTS && lower > 0) return [];
+  const due = calendario.dataDeVencimento;
+  const validade = calendario.validadeAposVencimento;
+  const last = lastDayOfValidity(due, validade) ?? FAR_END;
+  const tiers = valor.desconto?.descontoDataFixa?.map((d) => d.data) ?? [];
+  const dates = [today, adjustedDueDate(due), ...tiers, last].filter((d) => compareDates(d, today) >= 0 && compareDates(d, last) <= 0);
+  const at = (paymentDate: string): AmountDue | null | 'overflow' => {
+    try {
+      return amountDue({ valor: valor as DueChargeValue, dataDeVencimento: due, validadeAposVencimento: validade, paymentDate });
+    } catch (error) {
+      if (error instanceof RangeError) return 'overflow';
+      throw error;
+    }
+  };
+  const amounts = dates.map(at);
+  const v: Violation[] = [];
+  if (amounts.some((a) => a === 'overflow' || (a !== null && (Object.keys(a) as (keyof AmountDue)[]).some((k) => a[k] > MAX_WIRE_CENTS))))
+    v.push({
+      razao: `O objeto cobv.valor resulta, em alguma data em que a cobrança pode ser paga, em valores (juros, multa, desconto ou final) maiores que ${MAX_WIRE_CENTS / 100}, o máximo representável.`,
+      propriedade: 'cobv.valor',
+    });
+  const zeroOn = dates.find((_, i) => {
+    const a = amounts[i];
+    return a !== null && a !== 'overflow' && a.final <= 0;
+  });
+  if (zeroOn)
+    v.push({
+      razao: `O objeto cobv.valor resulta em valor final zero em ${zeroOn}: descontos e abatimento somados alcançam o valor devido, e não há o que pagar.`,
+      propriedade: 'cobv.valor.desconto',
+    });
+  return v;
+}
+
+/**
+ * No component can be larger than `upper`, and `final` is never below `lower`: every rate
+ * applied to the whole original for every day from today to past the last payable date.
+ * Floating point on purpose (products may pass 2^53); the margin covers its rounding, and a
+ * bound past a limit only means the exact check runs.
+ */
+function bounds(calendario: CobVContent['calendario'], valor: CobVContent['valor'], today: string): { upper: number; lower: number } {
+  const days = Math.max(0, daysBetween(today, calendario.dataDeVencimento)) + calendario.validadeAposVencimento + DAYS_MOVED;
+  const { original, multa, juros, abatimento, desconto } = valor;
+  const part = (valorPerc: number | undefined, isValue: boolean, perDay: boolean) =>
+    valorPerc === undefined ? 0 : (isValue ? valorPerc : (original * valorPerc) / PERCENT) * (perDay ? days : 1);
+  const multaMax = part(multa?.valorPerc, multa?.modalidade === 1, false);
+  const jurosMax = part(juros?.valorPerc, juros?.modalidade === 1 || juros?.modalidade === 5, true);
+  const abatimentoMax = part(abatimento?.valorPerc, abatimento?.modalidade === 1, false);
+  const descontoMax = !desconto
+    ? 0
+    : desconto.modalidade >= 3
+      ? part(desconto.valorPerc, desconto.modalidade <= 4, true)
+      : Math.max(0, ...(desconto.descontoDataFixa ?? []).map((d) => part(d.valorPerc, desconto.modalidade === 1, false)));
+  return {
+    upper: (original + multaMax + jurosMax + descontoMax + abatimentoMax) * (1 + 1e-9),
+    lower: original - (abatimentoMax + descontoMax) * (1 + 1e-9),
+  };
+}
