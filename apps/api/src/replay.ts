@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Pool } from 'pg';
 import { EventStoreDbEventStore, PostgresEventStore, startEmbeddedPostgres, type EventStore } from '@pix/event-store';
 import { PROJECTIONS, replayProjection } from '@pix/read-models';
-import { ConfigError, loadConfig } from './config/config';
+import { loadConfig } from './config/config';
 import { runningLocalDatabaseUrl } from './infrastructure/database';
 import { replayReporter } from './replay-progress';
 
@@ -14,9 +14,10 @@ import { replayReporter } from './replay-progress';
  * server is stopped.
  */
 async function main(): Promise<void> {
-  const name = process.argv[2];
-  const projection = name ? PROJECTIONS[name] : undefined;
-  if (!projection) {
+  const [name, ...extra] = process.argv.slice(2);
+  // Own names only: `constructor` or `__proto__` would find Object's.
+  const projection = name && Object.hasOwn(PROJECTIONS, name) ? PROJECTIONS[name] : undefined;
+  if (!projection || extra.length > 0) {
     console.error(`usage: npm run replay -- <projection>\nprojections: ${Object.keys(PROJECTIONS).join(', ')}`);
     process.exit(2);
   }
@@ -50,6 +51,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  // One line for the operator (a refused connection, a missing table), not an object dump.
+  const code = (error as { code?: unknown })?.code;
+  console.error(`[replay] failed: ${(error as Error)?.message ?? String(error)}${typeof code === 'string' ? ` (${code})` : ''}`);
   process.exit(1);
 });
