@@ -38,7 +38,7 @@ describe('HTTP edge of the API', () => {
   let api: RunningApi;
   let token: string;
   const put = (txid: string, extraHeaders = '') =>
-    `PUT /v2/cobv/${txid} HTTP/1.1\r\nHost: api.test\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n${extraHeaders}`;
+    `PUT /v2/cobv/${txid} HTTP/1.1\r\nHost: api.localhost\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n${extraHeaders}`;
   const expectNotStored = async (txid: string) => {
     const read = await api.request('GET', `/cobv/${txid}`);
     expect(read.status).toBe(404);
@@ -55,15 +55,15 @@ describe('HTTP edge of the API', () => {
 
   describe('errors of the HTTP parser are problems, and the connection is closed with Connection: close', () => {
     it('answers 431 to oversized headers', async () => {
-      expectClosingProblem(await rawExchange(api.baseUrl, `GET /v2/cobv HTTP/1.1\r\nHost: api.test\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`), 431, 'RequisicaoInvalida');
+      expectClosingProblem(await rawExchange(api.baseUrl, `GET /v2/cobv HTTP/1.1\r\nHost: api.localhost\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`), 431, 'RequisicaoInvalida');
     });
 
     it('answers 400 to an unknown method', async () => {
-      expectClosingProblem(await rawExchange(api.baseUrl, 'FOO / HTTP/1.1\r\nHost: api.test\r\n\r\n'), 400, 'RequisicaoInvalida');
+      expectClosingProblem(await rawExchange(api.baseUrl, 'FOO / HTTP/1.1\r\nHost: api.localhost\r\n\r\n'), 400, 'RequisicaoInvalida');
     });
 
     it('answers 400 to NUL in the request line', async () => {
-      expectClosingProblem(await rawExchange(api.baseUrl, Buffer.from('GET /v2/co\0bv HTTP/1.1\r\nHost: api.test\r\n\r\n')), 400, 'RequisicaoInvalida');
+      expectClosingProblem(await rawExchange(api.baseUrl, Buffer.from('GET /v2/co\0bv HTTP/1.1\r\nHost: api.localhost\r\n\r\n')), 400, 'RequisicaoInvalida');
     });
 
     it('answers 400 to a malformed or repeated Content-Length and stores nothing', async () => {
@@ -130,6 +130,16 @@ describe('HTTP edge of the API', () => {
       // Chunked alone, in any case, is served.
       const txid = newTxid('tc');
       expect((await rawExchange(api.baseUrl, `${put(txid, 'Transfer-Encoding: Chunked\r\n')}\r\n${framing}`)).status).toBe(201);
+    });
+
+    it('local mode answers only names of this machine: a page rebinding its own name to 127.0.0.1 gets 403, not the sandbox secret', async () => {
+      for (const host of ['attacker.example', 'attacker.example:80', 'localhost.attacker.example']) {
+        const answer = await rawExchange(api.baseUrl, `GET /sandbox/session HTTP/1.1\r\nHost: ${host}\r\n\r\n`, { closeWaitMs: 0 });
+        expect([host, answer.status, answer.body.type]).toEqual([host, 403, 'https://pix.bcb.gov.br/api/v2/error/AcessoNegado']);
+        expect(JSON.stringify(answer.body)).not.toContain(api.client.secret);
+      }
+      for (const host of ['localhost', 'localhost:8080', 'app.localhost', '127.0.0.1:9', '[::1]:9', '10.0.0.7'])
+        expect([host, (await rawExchange(api.baseUrl, `GET /health HTTP/1.1\r\nHost: ${host}\r\n\r\n`, { closeWaitMs: 0 })).status]).toEqual([host, 200]);
     });
 
     it('refuses a duplicated Host on the unprefixed routes too', async () => {
