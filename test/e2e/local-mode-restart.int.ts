@@ -3,8 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../apps/api/src/config/config';
 import { runtimeFile, startDatabase } from '../../apps/api/src/infrastructure/database';
+import { createServer, type Server } from 'node:http';
+import { pixDecider } from '@pix/domain';
+import { handleCommand, type EventStore } from '@pix/event-store';
+import { EVENT_STORE } from '../../apps/api/src/infrastructure/tokens';
 import { createApiApp } from '../../apps/api/src/server';
-import { newTxid, validCobV } from '../support/api-harness';
+import { pixStream } from '../../apps/api/src/shared/streams';
+import { LOCAL_KEY, newTxid, validCobV } from '../support/api-harness';
+import { cashIn } from '../support/cash-in-fixtures';
 import { fetchToken } from '../support/api-process';
 
 jest.setTimeout(60_000);
@@ -22,7 +28,7 @@ describe('local mode', () => {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const origin = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
     const base = `${origin}/v2`;
-    return { base, origin, stop: async () => (await app.close(), await database.stop()) };
+    return { app, base, origin, stop: async () => (await app.close(), await database.stop()) };
   }
 
   it('keeps every charge across a restart and tells operator commands where its database is', async () => {
@@ -49,6 +55,42 @@ describe('local mode', () => {
       }
     } finally {
       await second.stop();
+    }
+  });
+
+  it('finishes at start-up a cash-in a crash cut short after its Pix was recorded: the charge settles and the webhook goes', async () => {
+    const posts: string[] = [];
+    const receiver: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => (posts.push(body), res.end('ok')));
+    });
+    await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));
+    const hook = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+    const first = await boot();
+    const authorization = `Bearer ${await fetchToken(first.origin, 'sandbox', 'sandbox-secret')}`;
+    const headers = { 'content-type': 'application/json', authorization };
+    const txid = newTxid('crash');
+    try {
+      expect((await fetch(`${first.base}/webhook/${LOCAL_KEY}`, { method: 'PUT', headers, body: JSON.stringify({ webhookUrl: hook }) })).status).toBe(200);
+      expect((await fetch(`${first.base}/cobv/${txid}`, { method: 'PUT', headers, body: JSON.stringify(validCobV()) })).status).toBe(201);
+      // The in-process bus's first step only (the Pix recorded), as when the process died right after it.
+      const { versao: _v, ...pix } = cashIn(txid, LOCAL_KEY);
+      await handleCommand(first.app.get<EventStore>(EVENT_STORE), pixStream(pix.endToEndId), pixDecider, () => ({ type: 'RegistrarPix' as const, pix, recebedorId: 'local', now: new Date() }), { assumeNew: { conditions: [] } });
+      expect((await (await fetch(`${first.base}/cobv/${txid}`, { headers })).json()).status).toBe('ATIVA');
+      await first.stop();
+
+      const second = await boot();
+      try {
+        const charge = await (await fetch(`${second.base}/cobv/${txid}`, { headers })).json();
+        expect(charge).toMatchObject({ status: 'CONCLUIDA', pix: [{ endToEndId: pix.endToEndId }] });
+        for (const deadline = Date.now() + 15_000; !posts.some((p) => p.includes(pix.endToEndId)) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+        expect(posts.filter((p) => p.includes(pix.endToEndId))).toHaveLength(1);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await new Promise((ok) => receiver.close(ok));
     }
   });
 });

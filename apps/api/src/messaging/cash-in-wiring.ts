@@ -5,6 +5,7 @@ import type { EventStore } from '@pix/event-store';
 import { dependenciesAnswer, NotifierCore, NOTIFIER_INTAKE, type CashInPublisher, type OperatorOutbox } from '@pix/messaging';
 import type { KafkaBatchServer, KafkaCashInPublisher } from '@pix/messaging-kafka';
 import { kafkaTransport } from './kafka-transport';
+import { unfinishedLocalCashIns } from './local-cash-in-recovery';
 import { InProcessCashInBus } from '@pix/messaging-local';
 import type { AppConfig } from '../config/config';
 import type { Readiness } from '../health/readiness';
@@ -85,6 +86,12 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
       const bus = new InProcessCashInBus();
       bus.subscribe('settlement', (batch, traces) => this.settle.handleBatch(batch, traces));
       bus.subscribe('notifier', this.notifier!.handleBatch);
+      // No broker redelivers what a crash cut short: finish it before taking new cash-ins.
+      const unfinished = await unfinishedLocalCashIns(this.pool);
+      if (unfinished.length > 0) {
+        this.logger.warn(`${unfinished.length} cash-in(s) recorded before the last stop were not settled or notified to the end: finishing them`);
+        for (const message of unfinished) await bus.publish(message);
+      }
       this.publisher = bus;
       this.logger.log('cash-ins over the in-process transport (no KAFKA_BROKERS)');
     } else {
