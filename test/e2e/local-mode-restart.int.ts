@@ -77,7 +77,7 @@ describe('local mode', () => {
       // The in-process bus's first step only (the Pix recorded), as when the process died right after it.
       const { versao: _v, ...pix } = cashIn(txid, LOCAL_KEY);
       await handleCommand(first.app.get<EventStore>(EVENT_STORE), pixStream(pix.endToEndId), pixDecider, () => ({ type: 'RegistrarPix' as const, pix, recebedorId: 'local', now: new Date() }), { assumeNew: { conditions: [] } });
-      expect((await (await fetch(`${first.base}/cobv/${txid}`, { headers })).json()).status).toBe('ATIVA');
+      expect(((await (await fetch(`${first.base}/cobv/${txid}`, { headers })).json()) as { status: string }).status).toBe('ATIVA');
       await first.stop();
 
       const second = await boot();

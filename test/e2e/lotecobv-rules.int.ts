@@ -1,3 +1,4 @@
+import { Pool } from 'pg';
 import { newTxid, startApi, validCobV, type RunningApi } from '../support/api-harness';
 import { settledBatch } from '../support/lotecobv-expect';
 
@@ -53,6 +54,27 @@ describe('lotecobv: the batch rules', () => {
     expect(two.body.violacoes.map((v: any) => v.valor)).toEqual([txids[2]]);
     expect((await api.request('GET', `/lotecobv/${id}`)).body).toEqual(before);
     expect((await api.request('GET', `/cobv/${extra}`)).status).toBe(404);
+  });
+
+  it('a retried PUT of the same batch changes nothing: no request goes back to EM_PROCESSAMENTO, and its charges stay open to PATCH', async () => {
+    const id = loteId();
+    const txids = [newTxid('r'), newTxid('r'), newTxid('r')];
+    const body = { descricao: 'Três', cobsv: requests(txids) };
+    expect((await api.request('PUT', `/lotecobv/${id}`, body)).status).toBe(202);
+    const before = await settledBatch(api, id);
+    const pool = new Pool({ connectionString: api.db.url, max: 1 });
+    const events = async () => Number((await pool.query('SELECT count(*)::int AS n FROM es_events')).rows[0].n);
+    try {
+      const stored = await events();
+      expect((await api.request('PUT', `/lotecobv/${id}`, body)).status).toBe(202);
+      expect((await api.request('GET', `/lotecobv/${id}`)).body).toEqual(before);
+      await new Promise((r) => setTimeout(r, 300)); // what a new round would have decided by now
+      expect(await events()).toBe(stored);
+    } finally {
+      await pool.end();
+    }
+    const patched = await api.request('PATCH', `/cobv/${txids[0]}`, { solicitacaoPagador: 'Revista' });
+    expect([patched.status, patched.body.revisao]).toEqual([200, 1]);
   });
 
   it('accepts the same three, altered: each charge gets a new revision', async () => {

@@ -34,6 +34,15 @@ describe('lotecobv decider', () => {
     });
   });
 
+  it('a PUT repeating the last PUT (a retry) changes nothing, while a PATCH since makes it a new round', () => {
+    spec.given(created).when(put(req('a', 'b', 'c'))).then([]);
+    const round1 = spec.given(created).when(put(req('c', 'a', 'b'))).then((events) => expect(events).toHaveLength(1)) as LoteCobVEvent[];
+    spec.given([...created, ...round1]).when(put(req('c', 'a', 'b'))).then([]);
+    const patched = spec.given(created).when(patch(req('b'))).then((events) => expect(events).toHaveLength(1)) as LoteCobVEvent[];
+    spec.given([...created, ...patched]).when(put(req('a', 'b', 'c'))).then((events) => expect(events).toMatchObject([{ data: { rodada: 2, via: 'ALTERACAO_PUT' } }]));
+    spec.given(created).when({ ...put(req('a', 'b', 'c')), descricao: 'Outro' } as LoteCobVCommand).then((events) => expect(events).toHaveLength(1));
+  });
+
   it('PATCH revises a subset, never a txid outside the original set, never a missing batch', () => {
     spec.given(created).when(patch(req('b'))).then((events) => expect(events).toMatchObject([{ data: { rodada: 1, via: 'REVISAO_PATCH' } }]));
     spec.given(created).when(patch(req('b', 'z'))).thenThrows('LoteCobVOperacaoInvalida', ['loteCobV.cobsV']);

@@ -1,7 +1,7 @@
 import { DomainError } from '../errors';
 import type { LoteCobVCommand } from './commands';
 import type { LoteCobVEvent } from './events';
-import type { LoteCobVState } from './state';
+import { conteudoPut, type LoteCobVState } from './state';
 
 const invalid = (detail: string, violacoes: { razao: string; propriedade?: string; valor?: string }[]) =>
   new DomainError('LoteCobVOperacaoInvalida', detail, violacoes);
@@ -43,6 +43,8 @@ export function decideLoteCobV(command: LoteCobVCommand, state: LoteCobVState): 
           ...(missing.length > 0 ? [{ razao: `Cobranças do lote original ausentes: ${list(missing)}.`, propriedade: 'loteCobV.cobsV', valor: missing.join(',') }] : []),
         ],
       );
+    // The last PUT again (a retried request): nothing to do, and no request goes back to EM_PROCESSAMENTO.
+    if (state.conteudoPut === conteudoPut(command.descricao, command.solicitacoes)) return [];
     return [
       { type: 'LoteCobVAlterado', data: { id: command.id, rodada: state.rodada + 1, via: 'ALTERACAO_PUT', descricao: command.descricao, em, solicitacoes: command.solicitacoes } },
     ];
