@@ -4,7 +4,7 @@ import { migrate, type Migration } from '@pix/event-store';
 import { CLAIM_FUNCTION_DDL } from './claim-sql';
 import { ENQUEUE_FUNCTION_DDL } from './enqueue-sql';
 import { REPAIR_FUNCTION_DDL } from './due-keys-sql';
-import { RECORD_FUNCTION_DDL } from './record-attempts';
+import { RECORD_FUNCTION_DDL } from './record-attempts-sql';
 
 /**
  * One row per cash-in notification (keyed by the endToEndId-derived UUID) plus an append-only

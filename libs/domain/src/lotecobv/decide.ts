@@ -1,7 +1,8 @@
 import { DomainError } from '../errors';
 import type { LoteCobVCommand } from './commands';
 import type { LoteCobVEvent } from './events';
-import { conteudoPut, type LoteCobVState } from './state';
+import { canonicalJson } from '../shared';
+import type { LoteCobVState } from './state';
 
 const invalid = (detail: string, violacoes: { razao: string; propriedade?: string; valor?: string }[]) =>
   new DomainError('LoteCobVOperacaoInvalida', detail, violacoes);
@@ -44,7 +45,8 @@ export function decideLoteCobV(command: LoteCobVCommand, state: LoteCobVState): 
         ],
       );
     // The last PUT again (a retried request): nothing to do, and no request goes back to EM_PROCESSAMENTO.
-    if (state.conteudoPut === conteudoPut(command.descricao, command.solicitacoes)) return [];
+    const repeated = state.ultimoPut && canonicalJson(state.ultimoPut) === canonicalJson({ descricao: command.descricao, solicitacoes: command.solicitacoes });
+    if (repeated) return [];
     return [
       { type: 'LoteCobVAlterado', data: { id: command.id, rodada: state.rodada + 1, via: 'ALTERACAO_PUT', descricao: command.descricao, em, solicitacoes: command.solicitacoes } },
     ];

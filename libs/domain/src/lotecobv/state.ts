@@ -1,5 +1,4 @@
-import { canonicalJson } from '../shared';
-import type { LoteCobVEvent } from './events';
+import type { LoteCobVEvent, SolicitacaoLote } from './events';
 
 export type LoteCobVState =
   | { exists: false }
@@ -10,12 +9,14 @@ export type LoteCobVState =
       criacao: string;
       txids: string[];
       rodada: number;
-      /** The last PUT's content (description and requests, canonical JSON) while no PATCH came after it: a PUT repeating it changes nothing. */
-      conteudoPut?: string;
+      /** The last PUT's content while no PATCH came after it: a PUT repeating it changes nothing (compared only when a PUT comes). */
+      ultimoPut?: UltimoPut;
     };
 
-/** What a PUT of a batch sends, in the form its repetition is recognised by. */
-export const conteudoPut = (descricao: string | undefined, solicitacoes: unknown) => canonicalJson({ descricao, solicitacoes });
+export interface UltimoPut {
+  descricao?: string;
+  solicitacoes: readonly SolicitacaoLote[];
+}
 
 export const initialLoteCobVState: LoteCobVState = { exists: false };
 
@@ -30,7 +31,7 @@ export function evolveLoteCobV(state: LoteCobVState, event: LoteCobVEvent): Lote
         criacao: event.data.criacao,
         txids: event.data.solicitacoes.map((s) => s.txid),
         rodada: 0,
-        conteudoPut: conteudoPut(event.data.descricao, event.data.solicitacoes),
+        ultimoPut: { descricao: event.data.descricao, solicitacoes: event.data.solicitacoes },
       };
     case 'LoteCobVAlterado':
       if (!state.exists) return state;
@@ -38,7 +39,7 @@ export function evolveLoteCobV(state: LoteCobVState, event: LoteCobVEvent): Lote
         ...state,
         rodada: event.data.rodada,
         descricao: event.data.descricao ?? state.descricao,
-        conteudoPut: event.data.via === 'ALTERACAO_PUT' ? conteudoPut(event.data.descricao, event.data.solicitacoes) : undefined,
+        ultimoPut: event.data.via === 'ALTERACAO_PUT' ? { descricao: event.data.descricao, solicitacoes: event.data.solicitacoes } : undefined,
       };
     case 'SolicitacaoLoteDecidida':
       return state;
