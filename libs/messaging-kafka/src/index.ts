@@ -6,3 +6,4 @@ export * from './validated-batch';
 export * from './cash-in-contract';
 export * from './broker-probe';
 export * from './consumer-lag';
+export * from './dead-letters';

@@ -96,8 +96,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const loteConcurrency = int('LOTECOBV_CONCURRENCY', 8, 1, 256);
   const readyMaxProjectionLagSeconds = int('READY_MAX_PROJECTION_LAG_SECONDS', 30, 0, 86_400);
   const recebedor = local ? loadLocalRecebedor(env, problems) : undefined;
-  const kafkaBrokers = (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
-  for (const b of kafkaBrokers) if (!/^[A-Za-z0-9.-]+:\d+$/.test(b)) problems.push(`KAFKA_BROKERS: "${b}" is not host:port`);
+  const kafkaBrokers = loadKafkaBrokers(env, problems);
   const delivery = loadDeliverySettings(env, problems);
   const auth = loadAuth(env, local, problems, int);
   const tls = loadTls(env, local, problems);
@@ -181,4 +180,20 @@ export function loadAdminConfig(env: Record<string, string | undefined>): AdminC
   if (esdb && !/^(esdb|esdb\+discover|kurrentdb|kurrent):\/\//.test(esdb)) problems.push('EVENTSTORE_CONNECTION_STRING must start with esdb:// (or esdb+discover://)');
   if (problems.length > 0) throw new ConfigError(problems);
   return { databaseUrl, eventStoreConnectionString: esdb, dataDir: env.DATA_DIR ?? './data' };
+}
+
+/** KAFKA_BROKERS: comma-separated host:port (empty: no Kafka). */
+function loadKafkaBrokers(env: Record<string, string | undefined>, problems: string[]): string[] {
+  const brokers = (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+  for (const b of brokers) if (!/^[A-Za-z0-9.-]+:\d+$/.test(b)) problems.push(`KAFKA_BROKERS: "${b}" is not host:port`);
+  return brokers;
+}
+
+/** What `npm run dead-letters` needs: the Kafka cluster (local mode has none, and no dead-letter topic). */
+export function loadDeadLettersConfig(env: Record<string, string | undefined>): { kafkaBrokers: string[] } {
+  const problems: string[] = [];
+  const kafkaBrokers = loadKafkaBrokers(env, problems);
+  if (problems.length === 0 && kafkaBrokers.length === 0) problems.push('KAFKA_BROKERS is required: dead letters live in Kafka (local mode has no broker and none to replay)');
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { kafkaBrokers };
 }

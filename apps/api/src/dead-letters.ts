@@ -1,0 +1,37 @@
+import { CASH_IN_DEAD_LETTER_TOPIC, CASH_IN_TOPIC, parsePixRecebidoMessage } from '@pix/contracts';
+import { CASH_IN_CONTRACT, createKafka, readDeadLetters, replayDeadLetters } from '@pix/messaging-kafka';
+import { ConfigError, loadDeadLettersConfig } from './config/config';
+import { EXIT, runDeadLetters, USAGE } from './messaging/dead-letters/cli';
+
+/**
+ * Operator command for the cash-in dead-letter topic (ADR 16): list what the consumers refused
+ * and publish chosen messages to the cash-in topic again once the cause is fixed.
+ *   KAFKA_BROKERS=host:9092 npm run dead-letters -- list | replay --all | replay 0/17 2/3
+ */
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  if (argv.length === 0 || argv[0] === 'help' || argv.includes('--help')) {
+    console.log(USAGE);
+    return argv.length === 0 ? EXIT.usage : EXIT.ok;
+  }
+  const config = loadDeadLettersConfig(process.env);
+  const kafka = createKafka(config.kafkaBrokers, 'pix-dead-letters');
+  return runDeadLetters(
+    argv,
+    {
+      read: () => readDeadLetters(kafka, CASH_IN_DEAD_LETTER_TOPIC),
+      replay: (letters) => replayDeadLetters(kafka, letters, CASH_IN_DEAD_LETTER_TOPIC, CASH_IN_TOPIC, CASH_IN_CONTRACT[CASH_IN_TOPIC]),
+      check: (letter) => parsePixRecebidoMessage(letter.value).error,
+    },
+    (l) => console.log(l),
+    (l) => console.error(l),
+  );
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error instanceof ConfigError ? error.message : `dead-letters failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(error instanceof ConfigError ? EXIT.usage : 3);
+  },
+);
