@@ -2,11 +2,10 @@ import type { Pool } from 'pg';
 import type { PendenciaLote } from '@pix/domain';
 import { findSolicitacoesByTxid } from '@pix/read-models';
 
-/** A batch request of this receiver for this txid that is not (yet) a charge: PUT/PATCH /cobv must refuse it. */
-export async function pendenciaLote(db: Pick<Pool, 'query'>, recebedorId: string, txid: string): Promise<PendenciaLote | undefined> {
+/** This receiver's batch requests for this txid that are not (yet) a charge; the decider says which of them refuse PUT/PATCH /cobv. */
+export async function pendenciaLote(db: Pick<Pool, 'query'>, recebedorId: string, txid: string): Promise<PendenciaLote[]> {
   const rows = await findSolicitacoesByTxid(db, recebedorId, [txid]);
-  const pending = rows.find((r) => r.status !== 'CRIADA');
-  return pending ? { loteCobVId: pending.loteCobVId, status: pending.status as PendenciaLote['status'] } : undefined;
+  return rows.filter((r) => r.status !== 'CRIADA').map((r) => ({ loteCobVId: r.loteCobVId, status: r.status as PendenciaLote['status'] }));
 }
 
 /**

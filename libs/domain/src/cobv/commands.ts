@@ -17,15 +17,15 @@ export type CobVCommand =
       locationSolicitada?: PayloadLocation;
       /** Set when a batch creates the charge. */
       loteCobVId?: number;
-      /** The txid's request in a batch, when it has one that is not a created charge. */
-      pendenteEmLote?: PendenciaLote;
+      /** The txid's requests in batches that are not a created charge (see blockingPendencia). */
+      pendenteEmLote?: readonly PendenciaLote[];
     }
-  | { type: 'RevisarCobV'; txid: string; input: CobVPatchInput; now: Date; recebedor: Recebedor; pendenteEmLote?: PendenciaLote }
+  | { type: 'RevisarCobV'; txid: string; input: CobVPatchInput; now: Date; recebedor: Recebedor; pendenteEmLote?: readonly PendenciaLote[] }
   | { type: 'RegistrarPagamentoCobV'; txid: string; pix: PixRecebido; now: Date; pendenteEmLote?: undefined }
   /** The charge stops using location `locId`; nothing to do when it does not use it. */
   | { type: 'DesvincularLocationCobV'; txid: string; locId: number; now: Date; pendenteEmLote?: undefined };
 
-/** A batch request for this txid still EM_PROCESSAMENTO or NEGADA: no charge may be touched. */
+/** A batch request for this txid still EM_PROCESSAMENTO or NEGADA. */
 export interface PendenciaLote {
   loteCobVId: string;
   status: 'EM_PROCESSAMENTO' | 'NEGADA';

@@ -57,6 +57,25 @@ describe('cobv decider', () => {
     });
   });
 
+  it("a batch request refuses PUT/PATCH of its txid while no charge exists, and of a charge only from the batch that created it", () => {
+    const negada = [{ loteCobVId: '41', status: 'NEGADA' as const }];
+    // No charge: the txid is a request denied in batch 41.
+    spec.given([]).when({ ...put(body()), pendenteEmLote: negada } as CobVCommand).thenThrows('CobVOperacaoInvalida', ['txid']);
+    spec.given([]).when({ ...patch({ solicitacaoPagador: 'x' }), pendenteEmLote: negada } as CobVCommand).thenThrows('CobVOperacaoInvalida', ['txid']);
+    // A charge created by PUT /cobv first; batch 41's request for the same txid was denied for it
+    // (they raced). The charge belongs to no batch: it stays open to PATCH, PUT and removal.
+    spec.given(created).when({ ...patch({ solicitacaoPagador: 'x' }), pendenteEmLote: negada } as CobVCommand).then((e) => expect(e[0].type).toBe('CobVRevisada'));
+    spec.given(created).when({ ...put(body({ valor: { original: '9.00' } })), pendenteEmLote: negada } as CobVCommand).then((e) => expect(e[0].type).toBe('CobVRevisada'));
+    spec.given(created).when({ ...patch({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }), pendenteEmLote: negada } as CobVCommand).then((e) => expect(e[0].type).toBe('CobVRemovida'));
+    // A charge batch 7 created: another batch's denied request is not about it; its own batch's undecided round is.
+    const ofBatch7 = spec.given([]).when({ ...put(body()), loteCobVId: 7 } as CobVCommand).then(() => undefined);
+    spec.given(ofBatch7).when({ ...patch({ solicitacaoPagador: 'x' }), pendenteEmLote: negada } as CobVCommand).then((e) => expect(e[0].type).toBe('CobVRevisada'));
+    spec
+      .given(ofBatch7)
+      .when({ ...patch({ solicitacaoPagador: 'x' }), pendenteEmLote: [...negada, { loteCobVId: '7', status: 'EM_PROCESSAMENTO' as const }] } as CobVCommand)
+      .thenThrows('CobVOperacaoInvalida', ['txid']);
+  });
+
   it('refuses removal together with other changes, and PATCH of a missing charge', () => {
     spec.given(created).when(patch({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR', solicitacaoPagador: 'x' })).thenThrows('CobVOperacaoInvalida', ['cobv.status']);
     spec.given([]).when(patch({ solicitacaoPagador: 'x' })).thenThrows('CobVNaoEncontrada');

@@ -1,6 +1,6 @@
 import { DomainError, type Violation } from '../errors';
 import { businessDateOf, canonicalJson } from '../shared';
-import type { CobVCommand } from './commands';
+import type { CobVCommand, PendenciaLote } from './commands';
 import type { CobVEvent } from './events';
 import type { CobVState } from './state';
 import type { CobVContent, CobVInput, Recebedor } from './types';
@@ -12,8 +12,9 @@ const SCHEMA_DETAIL = 'A requisição que busca alterar ou criar uma cobrança c
 /** PUT creates, or alters an ATIVA charge; PATCH revises or removes. Pure: throws DomainError. */
 export function decideCobV(command: CobVCommand, state: CobVState): CobVEvent[] {
   const em = command.now.toISOString();
-  if (command.pendenteEmLote)
-    throw invalid(`Este txid está associado ao lote ${command.pendenteEmLote.loteCobVId}, no qual a cobrança está com status ${command.pendenteEmLote.status}.`, [
+  const pendencia = blockingPendencia(command.pendenteEmLote, state);
+  if (pendencia)
+    throw invalid(`Este txid está associado ao lote ${pendencia.loteCobVId}, no qual a cobrança está com status ${pendencia.status}.`, [
       {
         razao: 'Este txid está associado a um lote e no referido lote, o status desta cobrança está atribuído como EM_PROCESSAMENTO ou NEGADA.',
         propriedade: 'txid',
@@ -152,4 +153,17 @@ export function valorToWire(v: CobVContent['valor']): NonNullable<CobVInput['val
 
 function sameContent(a: CobVContent, b: CobVContent): boolean {
   return canonicalJson(a) === canonicalJson(b);
+}
+
+/**
+ * The batch request that keeps PUT/PATCH off this txid. Without a charge, any of them: the txid is
+ * a request being decided or denied. A charge that exists belongs to the batch that created it, or
+ * to none when PUT /cobv created it ("uma vez criada via PUT /cobv/{txid}, não pode ser associada a
+ * um lote"): only its own batch's request counts (an alteration round not yet decided). Another
+ * batch's request for the txid, denied because the charge was created first, is not about it.
+ */
+function blockingPendencia(pending: readonly PendenciaLote[] | undefined, state: CobVState): PendenciaLote | undefined {
+  if (!pending || pending.length === 0) return undefined;
+  if (!state.exists) return pending[0];
+  return state.loteCobVId === undefined ? undefined : pending.find((p) => p.loteCobVId === String(state.loteCobVId));
 }
