@@ -27,6 +27,13 @@ describe('cobv valor: payable on every date (amounts in the wire form, 999999999
     spec.given([]).when(put(body(valor))).thenThrows('CobVOperacaoInvalida', ['cobv.valor']);
   });
 
+  it('checks a charge that never expires up to 9999-12-31, the last date its location serves', () => {
+    // 34.34 a day from 2026-12-01 passes the limit during year 9999 only (an audit found 9998-12-31 was the last date checked).
+    const valor = { original: '100.00', juros: { modalidade: 1, valorPerc: '3434.36' } };
+    spec.given([]).when(put(body(valor, '2026-12-01', 2147483647))).thenThrows('CobVOperacaoInvalida', ['cobv.valor']);
+    spec.given([]).when(put(body({ ...valor, juros: { modalidade: 1, valorPerc: '3400.00' } }, '2026-12-01', 2147483647))).then((e) => expect(e[0].type).toBe('CobVCriada'));
+  });
+
   it('accepts the largest original alone, with a discount, and with fines that stay under the limit', () => {
     for (const valor of [
       { original: MAX },

@@ -2,8 +2,8 @@ import type { Violation } from '../errors';
 import { adjustedDueDate, amountDue, compareDates, daysBetween, lastDayOfValidity, MAX_WIRE_CENTS, type AmountDue, type DueChargeValue } from '../shared';
 import type { CobVContent } from './types';
 
-/** The latest date the amounts are checked at when the charge never expires before year 9999. */
-const FAR_END = '9998-12-31';
+/** The last date a charge that never expires can be paid (its location serves DPP up to it). */
+const FAR_END = '9999-12-31';
 /** More than the days a due date or a validity's end can move to reach a business day. */
 const DAYS_MOVED = 15;
 const PERCENT = 10_000;
