@@ -22,7 +22,8 @@ const violation = (propriedade: string, razao: string, valor?: unknown): Violaca
 export function parseLoteCobVBody(body: unknown, options: { maxSolicitacoes: number; forCreation: boolean }): { value?: LoteCobVRequest; violacoes: Violacao[] } {
   const out: Violacao[] = [];
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return { violacoes: [violation('loteCobV', 'O objeto loteCobV não respeita o _schema_.')] };
-  const { descricao, cobsv, ...unknown } = body as Record<string, unknown>;
+  // PATCH's body (LoteCobVBodyRevisado) requires neither member: no `cobsv` revises no request.
+  const { descricao, cobsv = options.forCreation ? undefined : [], ...unknown } = body as Record<string, unknown>;
   for (const key of Object.keys(unknown)) out.push(violation(`loteCobV.${key}`, `O campo loteCobV.${key} não é permitido pelo _schema_.`));
   if (descricao === undefined ? options.forCreation : typeof descricao !== 'string')
     out.push(violation('loteCobV.descricao', 'O campo loteCobV.descricao não respeita o _schema_.', descricao));

@@ -47,6 +47,9 @@ describe('lotecobv decider', () => {
     spec.given(created).when(patch(req('b'))).then((events) => expect(events).toMatchObject([{ data: { rodada: 1, via: 'REVISAO_PATCH' } }]));
     spec.given(created).when(patch(req('b', 'z'))).thenThrows('LoteCobVOperacaoInvalida', ['loteCobV.cobsV']);
     spec.given([]).when(patch(req('a'))).thenThrows('LoteCobVNaoEncontrado');
+    // Neither member is required by PATCH's body: a new description alone is a change, nothing at all is none.
+    spec.given(created).when({ ...patch([]), descricao: 'Novo nome' } as LoteCobVCommand).then((events) => expect(events).toMatchObject([{ data: { rodada: 1, via: 'REVISAO_PATCH', descricao: 'Novo nome', solicitacoes: [] } }]));
+    spec.given(created).when(patch([])).then([]);
   });
 });
 

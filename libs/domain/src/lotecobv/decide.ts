@@ -58,6 +58,8 @@ export function decideLoteCobV(command: LoteCobVCommand, state: LoteCobVState): 
     throw invalid('A presente requisição busca alterar um lote já existente e contém uma cobrança não existente no array de cobranças atribuído pela requisição original que criou o lote.', [
       { razao: `Cobranças que não constam do lote original: ${list(outside)}.`, propriedade: 'loteCobV.cobsV', valor: outside.join(',') },
     ]);
+  // No request and no new description: nothing changes, so nothing is recorded.
+  if (command.solicitacoes.length === 0 && (command.descricao === undefined || command.descricao === state.descricao)) return [];
   return [
     {
       type: 'LoteCobVAlterado',
