@@ -108,6 +108,15 @@ describe('OAuth2 token endpoint and bearer tokens', () => {
     await oauthError(await token('grant_type=client_credentials&client_secret=sandbox-secret', { authorization: basic('sandbox', 'sandbox-secret') }), 400, 'invalid_request');
   });
 
+  it('refuses a form larger than a token request can be (413), and stays responsive: 30,000 repeated parameters froze the process for 20 s', async () => {
+    const flood = token(Array.from({ length: 30_000 }, () => 'a=').join('&'));
+    const live = await fetch(`${api.baseUrl}/health/live`);
+    expect(live.status).toBe(200);
+    expect((await flood).status).toBe(413);
+    // Just under the limit, repeats are read (linearly) and refused as a repeated parameter.
+    await oauthError(await token(`grant_type=client_credentials&${Array.from({ length: 1_000 }, () => 'grant_type=x').join('&')}`, { authorization: basic('sandbox', 'sandbox-secret') }), 400, 'invalid_request');
+  });
+
   it('accepts forms only at the token endpoint: the API answers 415 to a form', async () => {
     const res = await api.raw('PUT', `/cobv/${newTxid('form')}`, 'calendario=1', { 'content-type': 'application/x-www-form-urlencoded' });
     expect(res.status).toBe(415);

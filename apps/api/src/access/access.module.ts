@@ -10,6 +10,9 @@ import { IssueTokenHandler } from './token/issue-token.handler';
 import { TOKEN_PATH, TokenController } from './token/token.controller';
 import { parseForm } from './token/token-request';
 
+/** The largest token request form read (client id, secret, grant type and scopes fit many times over). */
+export const TOKEN_FORM_MAX_BYTES = 16 * 1024;
+
 /** OAuth2 token endpoint, and local mode's seeded receiver and client. */
 @Module({
   controllers: [TokenController],
@@ -31,7 +34,8 @@ export class AccessModule implements OnModuleInit, OnApplicationBootstrap {
    */
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
+    // A token request is a few hundred bytes: a 4 MiB form (MAX_BODY_BYTES) was a million parameters to read, for nothing.
+    fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: TOKEN_FORM_MAX_BYTES }, (request: FastifyRequest, body: string | Buffer, done) => {
       if (request.routeOptions.url !== TOKEN_PATH) {
         done(Object.assign(new Error(`Unsupported Media Type: application/x-www-form-urlencoded`), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), undefined);
         return;

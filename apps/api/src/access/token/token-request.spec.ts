@@ -17,6 +17,12 @@ describe('token request', () => {
     expect(readTokenRequest(parseForm('grant_type=client_credentials&client_id=a&client_secret=b&scope=cobv.read+pix.read'), undefined)).toEqual({ grantType: 'client_credentials', clientId: 'a', clientSecret: 'b', scope: 'cobv.read pix.read' });
   });
 
+  it('collects a repeated parameter (all of them, in order) and refuses the repeat', () => {
+    const form = parseForm(Array.from({ length: 5_000 }, (_, i) => `a=${i}`).join('&') + '&grant_type=client_credentials');
+    expect(form.a).toEqual(Array.from({ length: 5_000 }, (_, i) => String(i)));
+    expect(refusal({ ...form, a: undefined, grant_type: ['client_credentials', 'x'] }, basic('a:b'))).toBe('invalid_request');
+  });
+
   it('keeps "__proto__" a plain form key', () => {
     const form = parseForm('__proto__=x&grant_type=client_credentials');
     expect(Object.getPrototypeOf(form)).toBe(Object.prototype);

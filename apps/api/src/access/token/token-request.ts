@@ -15,7 +15,10 @@ export function parseForm(text: string): Record<string, string | string[]> {
   const params = new Map<string, string | string[]>();
   for (const [k, v] of new URLSearchParams(text)) {
     const seen = params.get(k);
-    params.set(k, seen === undefined ? v : ([] as string[]).concat(seen, v));
+    // Appended in place: copying the array at each repeat made 30,000 repeats (90 kB) take 20 s.
+    if (seen === undefined) params.set(k, v);
+    else if (Array.isArray(seen)) seen.push(v);
+    else params.set(k, [seen, v]);
   }
   // fromEntries defines own properties, so "__proto__" stays a plain key.
   return Object.fromEntries(params);
