@@ -1,4 +1,8 @@
-import { buildProblema, PROBLEM_CATALOG, PROBLEM_TYPE_BASE, problemType, TipoErro } from './problem';
+import { buildProblema, MAX_VIOLACOES, PROBLEM_CATALOG, PROBLEM_TYPE_BASE, problemType, TipoErro } from './problem';
+import { parsePayloadLocationBody } from './loc/loc-request';
+import { parseLoteCobVBody } from './lotecobv/lotecobv-request';
+import { unknownMemberViolations } from './validation/own-members';
+import { parseWebhookBody } from './webhook/webhook-request';
 
 describe('problem catalogue', () => {
   const tipos = Object.keys(PROBLEM_CATALOG) as TipoErro[];
@@ -38,5 +42,24 @@ describe('problem catalogue', () => {
     });
     expect(buildProblema('NaoEncontrado', { violacoes: [] })).not.toHaveProperty('violacoes');
     expect(buildProblema('CobVNaoEncontrada', { detail: 'x', correlationId: 'c1' })).toMatchObject({ detail: 'x', correlationId: 'c1' });
+  });
+});
+
+describe('violations are bounded (a body of 300,000 unknown members answered 30 MB in seconds)', () => {
+  const many = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, i]));
+  it.each([
+    ['PUT /webhook', () => parseWebhookBody({ webhookUrl: 'https://x.example/h', ...many }).violacoes],
+    ['POST /loc', () => parsePayloadLocationBody({ tipoCob: 'cobv', ...many }).violacoes],
+    ['PUT /lotecobv', () => parseLoteCobVBody({ descricao: 'x', cobsv: [], ...many }, { maxSolicitacoes: 10, forCreation: true }).violacoes],
+    ['shared check', () => unknownMemberViolations(many, [], 'body')],
+  ])('%s lists at most MAX_VIOLACOES unknown members', (_route, violations) => {
+    const v = violations();
+    expect(v).toHaveLength(MAX_VIOLACOES);
+    expect(v[0]).toMatchObject({ razao: expect.stringContaining('não é permitido pelo _schema_'), valor: '0' });
+  });
+
+  it('and so does every problem body', () => {
+    const violacoes = Array.from({ length: 1_000 }, (_, i) => ({ razao: 'x', propriedade: `p${i}` }));
+    expect(buildProblema('CobVOperacaoInvalida', { violacoes }).violacoes).toHaveLength(MAX_VIOLACOES);
   });
 });

@@ -185,6 +185,9 @@ export function problemType(tipo: TipoErro): string {
  * Builds a `Problema` from the catalogue; `detail` may be overridden (the official examples use
  * situation-specific details) and empty `violacoes` are left out of the body.
  */
+/** The most violations a problem lists: a body with 300,000 unknown members answered 30 MB of them. */
+export const MAX_VIOLACOES = 100;
+
 export function buildProblema(
   tipo: TipoErro,
   extra: { detail?: string; correlationId?: string; violacoes?: Violacao[] } = {},
@@ -197,6 +200,6 @@ export function buildProblema(
     detail: extra.detail ?? entry.detail,
   };
   if (extra.correlationId !== undefined) problema.correlationId = extra.correlationId;
-  if (extra.violacoes && extra.violacoes.length > 0) problema.violacoes = extra.violacoes;
+  if (extra.violacoes && extra.violacoes.length > 0) problema.violacoes = extra.violacoes.slice(0, MAX_VIOLACOES);
   return problema;
 }

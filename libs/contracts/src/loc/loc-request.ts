@@ -1,6 +1,7 @@
 // Body of `POST /loc` and query of `GET /loc`. The list's period and pagination are read by the
 // charge list's parser (same parameters, same violations); only txIdPresente and tipoCob are new.
 import { Violacao } from '../problem';
+import { ownMember, unknownMemberViolations } from '../validation/own-members';
 import { parseCobVListQuery, type QueryParseResult } from '../cobv/cobv-list-query';
 import { parametroInvalido, singleValue, type QueryInput } from '../validation/query-values';
 
@@ -11,8 +12,8 @@ export type TipoCobWire = (typeof TIPOS_COB)[number];
 export function parsePayloadLocationBody(body: unknown): { value?: { tipoCob: TipoCobWire }; violacoes: Violacao[] } {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return { violacoes: [{ razao: 'O corpo da requisição deve ser um objeto com tipoCob.', propriedade: 'loc' }] };
-  const { tipoCob, ...rest } = body as Record<string, unknown>;
-  const violacoes: Violacao[] = Object.keys(rest).map((k) => ({ razao: `O campo ${k} não é permitido pelo _schema_.`, propriedade: `loc.${k}` }));
+  const tipoCob = ownMember(body, 'tipoCob');
+  const violacoes: Violacao[] = unknownMemberViolations(body, ['tipoCob'], 'loc');
   if (typeof tipoCob !== 'string' || !(TIPOS_COB as readonly string[]).includes(tipoCob))
     violacoes.push({ razao: 'O campo tipoCob não respeita o _schema_.', propriedade: 'loc.tipoCob', ...(tipoCob === undefined ? {} : { valor: String(tipoCob).slice(0, 100) }) });
   return violacoes.length > 0 ? { violacoes } : { value: { tipoCob: tipoCob as TipoCobWire }, violacoes };

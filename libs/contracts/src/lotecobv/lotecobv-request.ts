@@ -1,7 +1,8 @@
 // Top-level shape of PUT/PATCH /lotecobv/{id}: `descricao` and `cobsv[]` with a txid each. Each
 // request's own body is NOT checked here: a bad one is denied alone (NEGADA) when processed,
 // with the same violations PUT /cobv/{txid} gives, and never sinks the batch.
-import { Violacao } from '../problem';
+import { MAX_VIOLACOES, Violacao } from '../problem';
+import { ownMember, unknownMemberViolations } from '../validation/own-members';
 
 export const TXID_PATTERN = /^[a-zA-Z0-9]{26,35}$/;
 /** Numeric text that fits the contract's int64 id and a JSON number exactly (< 2^53). */
@@ -23,17 +24,19 @@ export function parseLoteCobVBody(body: unknown, options: { maxSolicitacoes: num
   const out: Violacao[] = [];
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return { violacoes: [violation('loteCobV', 'O objeto loteCobV não respeita o _schema_.')] };
   // PATCH's body (LoteCobVBodyRevisado) requires neither member: no `cobsv` revises no request.
-  const { descricao, cobsv = options.forCreation ? undefined : [], ...unknown } = body as Record<string, unknown>;
-  for (const key of Object.keys(unknown)) out.push(violation(`loteCobV.${key}`, `O campo loteCobV.${key} não é permitido pelo _schema_.`));
+  const descricao = ownMember(body, 'descricao');
+  const sent = ownMember(body, 'cobsv');
+  const cobsv = sent === undefined && !options.forCreation ? [] : sent;
+  out.push(...unknownMemberViolations(body, ['descricao', 'cobsv'], 'loteCobV'));
   if (descricao === undefined ? options.forCreation : typeof descricao !== 'string')
     out.push(violation('loteCobV.descricao', 'O campo loteCobV.descricao não respeita o _schema_.', descricao));
   if (!Array.isArray(cobsv) || (options.forCreation && cobsv.length === 0)) {
     out.push(violation('loteCobV.cobsV', 'O objeto loteCobV.cobsV não respeita o _schema_: informe um array de solicitações.'));
-    return { violacoes: out };
+    return { violacoes: out.slice(0, MAX_VIOLACOES) };
   }
   if (cobsv.length > options.maxSolicitacoes) {
     out.push(violation('loteCobV.cobsV', `O objeto loteCobV.cobsV excede o máximo de ${options.maxSolicitacoes} solicitações por lote.`, cobsv.length));
-    return { violacoes: out };
+    return { violacoes: out.slice(0, MAX_VIOLACOES) };
   }
   const seen = new Set<string>();
   const items: LoteCobVRequest['cobsv'] = [];
@@ -48,6 +51,6 @@ export function parseLoteCobVBody(body: unknown, options: { maxSolicitacoes: num
     // processor validates it with PUT /cobv's own validator, and a bad one is denied alone.
     items.push({ txid, corpo });
   });
-  if (out.length > 0) return { violacoes: out.slice(0, 100) };
+  if (out.length > 0) return { violacoes: out.slice(0, MAX_VIOLACOES) };
   return { value: { ...(typeof descricao === 'string' ? { descricao } : {}), cobsv: items }, violacoes: [] };
 }

@@ -4,7 +4,7 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validateSync } from 'class-validator';
-import { Violacao } from '../problem';
+import { MAX_VIOLACOES, Violacao } from '../problem';
 import { flattenValidationErrors } from './flatten-errors';
 import { sanitizeJson } from './sanitize-json';
 import { campoNaoPermitido, childPath, objetoInvalido } from './violation-text';
@@ -16,7 +16,7 @@ export interface BodyValidationResult<T> {
 }
 
 /** Upper bound on the violations returned, so a hostile body cannot inflate the response. */
-export const MAX_VIOLACOES = 100;
+export { MAX_VIOLACOES };
 
 /**
  * Validates `body` against a DTO class. `root` names the body in violation paths (`cobv`).
