@@ -1,9 +1,13 @@
 import path from 'node:path';
 import { Pool } from 'pg';
 import { EventStoreDbEventStore, PostgresEventStore, startEmbeddedPostgres, type EventStore } from '@pix/event-store';
+import { enableInlineProjections, inlineOn } from '@pix/read-models';
+import { NotificationOutbox } from '@pix/webhook-delivery';
 import { EXIT, runAdmin, USAGE } from './access/admin/cli';
 import { ConfigError, loadAdminConfig } from './config/config';
 import { runningLocalDatabaseUrl } from './infrastructure/database';
+import { LIVE_PROJECTIONS } from './infrastructure/projections';
+import { migrateApiSchema } from './infrastructure/schema';
 
 /**
  * Operator command for receivers, Pix keys and OAuth2 clients:
@@ -30,11 +34,20 @@ async function main(): Promise<number> {
   }
   const pool = databaseUrl ? new Pool({ connectionString: databaseUrl, max: 2, application_name: 'pix-admin' }) : undefined;
   pool?.on('error', () => undefined);
-  const store: EventStore = config.eventStoreConnectionString
-    ? EventStoreDbEventStore.fromConnectionString(config.eventStoreConnectionString)
-    : await PostgresEventStore.create({ pool: pool!, listen: false });
+  // The API's schema, so what this command appends reaches the read models as the API's own appends do.
+  if (pool) await migrateApiSchema(pool);
+  let store: EventStore;
+  if (config.eventStoreConnectionString) store = EventStoreDbEventStore.fromConnectionString(config.eventStoreConnectionString);
+  else {
+    const postgres = await PostgresEventStore.create({ pool: pool!, listen: false });
+    // Inline read models (ADR 14) are written by every append, this command's too: a key's webhook
+    // it removes leaves GET /v2/webhook's list at once.
+    await enableInlineProjections(postgres, pool!, inlineOn(postgres, LIVE_PROJECTIONS));
+    store = postgres;
+  }
+  const notifications = pool ? await NotificationOutbox.create(pool) : undefined;
   try {
-    return await runAdmin(argv, { store }, (l) => console.log(l), (l) => console.error(l));
+    return await runAdmin(argv, { store, notifications }, (l) => console.log(l), (l) => console.error(l));
   } finally {
     await store.close();
     await pool?.end();

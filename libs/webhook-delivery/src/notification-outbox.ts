@@ -54,7 +54,7 @@ export class NotificationOutbox {
    * least one is required so a typo cannot resend everything. Pending ones are left alone.
    */
   async resend(selector: ResendSelector): Promise<number> {
-    const where: string[] = [`status IN ('delivered', 'dead', 'cancelled')`];
+    const where: string[] = [`status IN ('delivered', 'dead', 'cancelled')`, 'retired_at IS NULL'];
     const params: unknown[] = [this.clock.now()];
     const add = (sql: string, value: unknown) => {
       params.push(value);
@@ -76,6 +76,30 @@ export class NotificationOutbox {
        )
        SELECT count(*)::int AS n FROM resent`,
       params,
+    );
+    return rows[0].n;
+  }
+
+  /**
+   * The key left its receiver: its notifications are retired (see RETIRED_DDL). Pending ones are
+   * cancelled with `reason`, leased ones included (a POST in flight still goes to the old owner's
+   * URL, which is theirs; its result then finds the row no longer pending). Returns how many were
+   * pending. Reads the outbox by key without an index: an operator's rare step, not a hot path.
+   */
+  async retireKey(chave: string, reason: string): Promise<number> {
+    const now = this.clock.now();
+    const { rows } = await this.pool.query<{ n: number }>(
+      `WITH retired AS (
+         UPDATE webhook_outbox
+            SET retired_at = $3, updated_at = $3,
+                status = CASE WHEN status = 'pending' THEN 'cancelled' ELSE status END,
+                reason = CASE WHEN status = 'pending' THEN $2 ELSE reason END,
+                lease_until = NULL, lease_token = NULL
+          WHERE chave = $1 AND retired_at IS NULL
+          RETURNING (reason = $2 AND status = 'cancelled') AS was_pending
+       )
+       SELECT count(*) FILTER (WHERE was_pending)::int AS n FROM retired`,
+      [chave, reason, now],
     );
     return rows[0].n;
   }

@@ -112,6 +112,13 @@ SELECT webhook_repair_due_keys();
  */
 export const DROP_UNUSED_DUE_INDEX_DDL = `DROP INDEX IF EXISTS webhook_outbox_due_idx`;
 
+/**
+ * A key that leaves its receiver (`admin key remove`) retires its notifications: pending ones are
+ * cancelled and none can be resent, since the next owner's webhook would receive them (a key's
+ * webhook is looked up by the key alone). Nullable without a default: instant on any table size.
+ */
+export const RETIRED_DDL = `ALTER TABLE webhook_outbox ADD COLUMN IF NOT EXISTS retired_at timestamptz`;
+
 /** The outbox tables, then batching, as versioned start-up migrations under the one schema lock. */
 export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   { id: '0003-webhook-outbox', up: async (client) => void (await client.query(OUTBOX_DDL)) },
@@ -125,6 +132,7 @@ export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   { id: '0010-webhook-due-keys', up: async (client) => void (await client.query(DUE_KEYS_DDL)) },
   { id: '0012-webhook-outbox-without-unused-due-index', up: async (client) => void (await client.query(DROP_UNUSED_DUE_INDEX_DDL)) },
   { id: `0013-webhook-record-function-${versionOf(RECORD_FUNCTION_DDL)}`, up: async (client) => void (await client.query(RECORD_FUNCTION_DDL)) },
+  { id: '0014-webhook-outbox-retired', up: async (client) => void (await client.query(RETIRED_DDL)) },
 ];
 
 function versionOf(ddl: string): string {

@@ -8,6 +8,8 @@ export interface AccessContext {
   now?: () => Date;
   /** Defaults to random ids; seeding passes a deterministic function so a repeated seed adds nothing. */
   eventId?: (streamId: string, revision: bigint, index: number) => string;
+  /** The notifier's outbox, where this process can reach it (PostgreSQL): a key that leaves its receiver retires its notifications. */
+  notifications?: { retireKey(chave: string, reason: string): Promise<number> };
 }
 
 export async function readState<C, E extends DomainEvent, S>(store: EventStore, stream: TypedStream<E>, decider: Decider<C, E, S>): Promise<{ state: S }> {

@@ -77,8 +77,9 @@ export async function runAdmin(argv: string[], ctx: AccessContext, out: (line: s
       case 'key remove': {
         if (values.key?.length !== 1) throw new UsageError(`${command}: give exactly one --key`);
         const [chave] = values.key;
-        const r = await (command === 'key add' ? addKey : removeKey)(ctx, need('receiver'), chave);
+        const r: Recebedor & { notificacoesCanceladas?: number } = await (command === 'key add' ? addKey : removeKey)(ctx, need('receiver'), chave);
         out(`${command === 'key add' ? 'linked' : 'unlinked'} ${chave}; receiver ${describe(r)}`);
+        if (r.notificacoesCanceladas !== undefined) out(`  its notifications retired: ${r.notificacoesCanceladas} pending cancelled, none can be resent`);
         return EXIT.ok;
       }
       case 'client create': {

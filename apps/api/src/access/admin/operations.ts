@@ -53,7 +53,8 @@ async function claimAndList(ctx: AccessContext, recebedorId: string, chave: stri
 }
 
 /** Unlists the key from the receiver, then releases the claim so another receiver may take it. */
-export async function removeKey(ctx: AccessContext, recebedorId: string, chave: string): Promise<Recebedor> {
+/** `notificacoesCanceladas`: the key's pending notifications cancelled, where the outbox is reachable. */
+export async function removeKey(ctx: AccessContext, recebedorId: string, chave: string): Promise<Recebedor & { notificacoesCanceladas?: number }> {
   const receiver = await loadRecebedor(ctx.store, recebedorId);
   if (!receiver.exists) throw new DomainError('RecebedorNaoEncontrado', `There is no receiver "${recebedorId}".`);
   // Refuse before writing anything when the key is not this receiver's.
@@ -63,8 +64,11 @@ export async function removeKey(ctx: AccessContext, recebedorId: string, chave: 
   // webhook-{chave} alone, so the next owner's cash-ins must never reach this receiver's URL.
   if (webhookDoRecebedor((await readState(ctx.store, webhookStream(chave), webhookDecider)).state, recebedorId).exists)
     await runOnStream(ctx, webhookStream(chave), webhookDecider, (_s, now) => ({ type: 'RemoverWebhook', chave, now, recebedorId }));
+  // Its notifications too, pending retries and later resends alike: delivery looks the webhook up
+  // by key, so once the next owner registers one they would reach the next owner's URL.
+  const notificacoesCanceladas = await ctx.notifications?.retireKey(chave, `chave ${chave} removida do recebedor ${recebedorId}`);
   await onChave(ctx, chave, (now) => ({ type: 'LiberarChave', chave, recebedorId, now }));
-  return toRecebedor(state)!;
+  return { ...toRecebedor(state)!, ...(notificacoesCanceladas === undefined ? {} : { notificacoesCanceladas }) };
 }
 
 export interface CreatedClient {
