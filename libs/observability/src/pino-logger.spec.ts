@@ -38,6 +38,13 @@ describe('AppLogger', () => {
     expect(scrubText('POST /oauth/token 200 3.0ms')).toBe('POST /oauth/token 200 3.0ms');
   });
 
+  it('prints control characters of a message escaped in pretty mode: no forged line, no terminal escapes', () => {
+    const { logger, lines } = capture('pretty');
+    logger.warn('token refused for client "x"\n[18:46:00.000] INFO: [Access] forged line\u001b[2J"', 'Access');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('client "x"\\u000a[18:46:00.000] INFO: [Access] forged line\\u001b[2J"');
+  });
+
   it('prints readable lines in pretty mode', () => {
     const { logger, lines } = capture('pretty');
     logger.log('hello', 'Main');

@@ -25,6 +25,7 @@ const looksLikeStack = (s: unknown) => typeof s === 'string' && /\n\s+at /.test(
  */
 export class AppLogger implements LoggerService {
   readonly pino: Pino;
+  private readonly pretty: boolean;
 
   constructor(options: AppLoggerOptions) {
     // Standard output is written once per event-loop turn (see coalescedOutput); a given destination (tests) line by line.
@@ -44,6 +45,7 @@ export class AppLogger implements LoggerService {
           })
         : undefined;
     const stream = prettify ? { write: (line: string) => out.write(prettify(line)) } : out;
+    this.pretty = prettify !== undefined;
     this.pino = pino(
       {
         level: options.level,
@@ -105,6 +107,12 @@ export class AppLogger implements LoggerService {
       msg = typeof text === 'string' ? text : '';
     } else msg = String(message);
     if (stack) fields.stack = scrubText(stack);
-    this.pino[level](redactFields(fields), scrubText(msg));
+    // JSON escapes control characters itself; readable lines print them, so a client id with a
+    // newline could forge a line (or a terminal escape repaint one): shown escaped instead.
+    const text = scrubText(msg);
+    this.pino[level](redactFields(fields), this.pretty ? escapeControls(text) : text);
   }
 }
+
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const escapeControls = (text: string) => text.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
