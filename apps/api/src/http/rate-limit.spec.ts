@@ -60,6 +60,14 @@ describe('address limit (Fastify hooks)', () => {
     expect((await send('GET', '/v2/x', { bearer: 'good' })).statusCode).toBe(429);
   });
 
+  it('admits junk tokens sent all at once only as far as the bucket can pay for them (they were all admitted, then charged)', async () => {
+    const answers = await Promise.all(Array.from({ length: 10 }, () => send('GET', '/v2/x', { bearer: 'forged' })));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([401, 401, ...Array(8).fill(429)]);
+    // Each hold ended with its request: a later valid request from another address is not affected, and this address is spent.
+    expect((await send('GET', '/v2/x', { bearer: 'forged', ip: '198.51.100.9' })).statusCode).toBe(401);
+    expect((await send('GET', '/v2/x', { bearer: 'forged' })).statusCode).toBe(429);
+  });
+
   it('never limits /health', async () => {
     await statuses(3, () => send('GET', '/v2/x'));
     expect(await statuses(20, () => send('GET', '/health'))).toEqual(Array(20).fill(200));

@@ -17,6 +17,8 @@ import { TooManyRequestsError } from './too-many-requests';
 export class RateLimits {
   readonly byAddress: RateLimiter;
   readonly byClient: RateLimiter;
+  /** Per address, requests with a bearer token not yet known to be valid (see installAddressRateLimit). */
+  readonly unproven = new Map<string, number>();
 
   constructor(@Inject(CONFIG) config: AppConfig) {
     const options = { ...config.rateLimit, now: () => performance.now() };
@@ -38,7 +40,8 @@ export function addressKey(ip: string): string {
 }
 
 const DEFERRED = Symbol('rateLimitDeferredAddress');
-type Deferred = FastifyRequest & { [DEFERRED]?: string };
+const RELEASE = Symbol('rateLimitRelease');
+type Deferred = FastifyRequest & { [DEFERRED]?: string; [RELEASE]?: () => void };
 const isHealth = (url: string) => /^\/health(\/ready|\/live)?\/?(\?|$)/.test(url);
 const hasBearer = (request: FastifyRequest) => /^bearer\s/i.test(request.headers.authorization ?? '');
 
@@ -46,7 +49,10 @@ const hasBearer = (request: FastifyRequest) => /^bearer\s/i.test(request.headers
  * The address limit, before any body is read. A request without a bearer token (the token
  * endpoint's included) is charged at once. One with a token is only refused if the address is
  * already over, and charged after the answer if the token turned out bad: valid clients never
- * spend their address's tokens, so several behind one gateway do not share a limit.
+ * spend their address's tokens, so several behind one gateway do not share a limit. Until its
+ * token is checked such a request counts against the address: many sent at once are admitted
+ * only as far as the bucket could pay for all of them (they all passed the same look at the
+ * bucket before any was charged, so junk tokens sent concurrently went five times past the limit).
  */
 export function installAddressRateLimit(fastify: FastifyInstance, limits: RateLimits): void {
   if (!limits.byAddress.enabled) return;
@@ -54,9 +60,23 @@ export function installAddressRateLimit(fastify: FastifyInstance, limits: RateLi
     if (isHealth(request.url)) return done();
     const key = addressKey(request.ip);
     const bearer = hasBearer(request);
-    const decision = bearer ? limits.byAddress.peek(key) : limits.byAddress.take(key);
+    const unproven = limits.unproven.get(key) ?? 0;
+    const decision = bearer ? limits.byAddress.peek(key, unproven + 1) : limits.byAddress.take(key);
     if (!decision.allowed) return sendProblem(new TooManyRequestsError(decision.retryAfterMs), request, reply);
-    if (bearer) (request as Deferred)[DEFERRED] = key;
+    if (bearer) {
+      (request as Deferred)[DEFERRED] = key;
+      limits.unproven.set(key, unproven + 1);
+      let held = true;
+      const release = ((request as Deferred)[RELEASE] = () => {
+        if (!held) return;
+        held = false;
+        const n = (limits.unproven.get(key) ?? 1) - 1;
+        if (n > 0) limits.unproven.set(key, n);
+        else limits.unproven.delete(key);
+      });
+      // Whatever ends the request (answered, refused, the client gone), the hold ends with it.
+      reply.raw.once('close', release);
+    }
     done();
   });
   fastify.addHook('onResponse', (request, _reply, done) => {
@@ -75,6 +95,8 @@ export class RateLimitGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const auth = authContextOf(request);
     if (!auth || isHealth(request.url)) return true;
+    // A valid token: the request no longer counts against its address.
+    (request as Deferred)[RELEASE]?.();
     const decision = this.limits.byClient.take(auth.clientId);
     if (!decision.allowed) throw new TooManyRequestsError(decision.retryAfterMs);
     return true;

@@ -56,12 +56,12 @@ export class RateLimiter {
     return { allowed: false, retryAfterMs: Math.ceil(((1 - bucket.tokens) * 1000) / this.options.perSecond) };
   }
 
-  /** Whether `take` would allow one now, without taking anything. */
-  peek(key: string): RateDecision {
+  /** Whether `needed` more `take`s would all be allowed now, without taking anything. */
+  peek(key: string, needed = 1): RateDecision {
+    if (!this.enabled) return { allowed: true };
     const bucket = this.buckets.get(key);
-    if (!this.enabled || !bucket) return { allowed: true };
-    const tokens = this.refilled(bucket, this.options.now());
-    return tokens >= 1 ? { allowed: true } : { allowed: false, retryAfterMs: Math.ceil(((1 - tokens) * 1000) / this.options.perSecond) };
+    const tokens = bucket ? this.refilled(bucket, this.options.now()) : this.options.burst;
+    return tokens >= needed ? { allowed: true } : { allowed: false, retryAfterMs: Math.ceil(((needed - tokens) * 1000) / this.options.perSecond) };
   }
 
   private current(key: string, now: number): Bucket {
