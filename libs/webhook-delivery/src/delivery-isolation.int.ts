@@ -71,6 +71,22 @@ describe('webhook delivery: slow receivers, time-outs and leases', () => {
     expect(last.receivedAt).toBeGreaterThanOrEqual(before.endedAt!);
   }, 40_000);
 
+  it('receivers that never answer, on more keys than the worker has POST slots, hold up another key for the slow threshold, not the time-out', async () => {
+    const hanging = await receiver({ responder: () => ({ status: 200, delayMs: 8000 }) });
+    const fast = await receiver();
+    for (let i = 0; i < 6; i++) h.registrations.urls.set(`hang-${i}`, hanging.baseUrl);
+    h.registrations.urls.set('healthy', fast.baseUrl);
+    for (let i = 0; i < 6; i++) for (let j = 0; j < 2; j++) await h.outbox.enqueue(cashIn(`hang-${i}`));
+    // 4 POST slots and 12 hanging deliveries: before, the healthy key waited for a time-out (5 s).
+    await h.startWorker({ timeoutMs: 5000, concurrency: 4, maxInFlightPerKey: 2, maxBatch: 1, slowResponseMs: 300, pollMs: 50 });
+    await waitFor('the worker has every POST slot on a hanging receiver', () => hanging.requests.length >= 4);
+    const started = Date.now();
+    const id = (await h.outbox.enqueue(cashIn('healthy'))).id;
+    await waitFor('the healthy key delivered', async () => (await status(id)) === 'delivered', 8000);
+    const waited = Date.now() - started;
+    expect({ waited, underTwoAndAHalfSeconds: waited < 2500 }).toEqual({ waited, underTwoAndAHalfSeconds: true });
+  });
+
   it('a time-out is retried; the lease outlives the time-out and no second attempt starts while the first is in flight', async () => {
     const r = await receiver({ responder: (_req, i) => (i === 0 ? { status: 200, delayMs: 5000 } : { status: 200 }) });
     h.registrations.urls.set('key-timeout', r.baseUrl);

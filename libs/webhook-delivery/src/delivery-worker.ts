@@ -32,6 +32,12 @@ export class DeliveryWorker {
   private readonly inFlight = new Set<Promise<void>>();
   /** POSTs open now (at most `concurrency`); `inFlight` also holds deliveries whose result is being written. */
   private posting = 0;
+  /**
+   * POSTs open longer than `slowResponseMs` that gave their slot back (at most 4 × concurrency).
+   * Receivers that never answer, on many keys at once, held every slot until their time-out,
+   * and every other key waited that long (ADR 15: a slow receiver delays only its own key).
+   */
+  private slow = 0;
   private readonly lookups: WebhookLookups;
   /** Leases this worker holds per key (waiting, posting or being recorded). */
   private readonly held = new Map<string, number>();
@@ -163,7 +169,7 @@ export class DeliveryWorker {
 
   /** Claims run ahead of the free POST slots by up to `concurrency` deliveries (less those promised to claims under way). */
   private free(): number {
-    return Math.max(0, 2 * this.config.concurrency - this.inFlight.size - this.ready.length - this.reserved);
+    return Math.max(0, 2 * this.config.concurrency - (this.inFlight.size - this.slow) - this.ready.length - this.reserved);
   }
 
   /** Runs a claim of up to `limit` deliveries with those slots promised to it meanwhile. */
@@ -220,9 +226,19 @@ export class DeliveryWorker {
         this.posting -= 1;
         this.startReady();
       };
+      // Still open past the slow threshold: its slot goes to another key, the POST goes on (bounded).
+      let slow = false;
+      const slowTimer = setTimeout(() => {
+        if (posted || this.slow >= 4 * this.config.concurrency) return;
+        slow = true;
+        this.slow += 1;
+        slotFree();
+      }, this.config.slowResponseMs);
       const work: Promise<void> = deliverOne(this.one, claim, urlFor(claim.chave), slotFree)
         .catch((error) => this.logger.error(`webhook ${claim.id}: ${(error as Error).message}; retried when its lease ends`))
         .finally(() => {
+          clearTimeout(slowTimer);
+          if (slow) this.slow -= 1;
           this.inFlight.delete(work);
           const held = this.held.get(claim.chave)! - 1;
           if (held > 0) this.held.set(claim.chave, held);
