@@ -112,7 +112,7 @@ describe('OAuth2 token endpoint and bearer tokens', () => {
     const flood = token(Array.from({ length: 30_000 }, () => 'a=').join('&'));
     const live = await fetch(`${api.baseUrl}/health/live`);
     expect(live.status).toBe(200);
-    expect((await flood).status).toBe(413);
+    await oauthError(await flood, 413, 'invalid_request');
     // Just under the limit, repeats are read (linearly) and refused as a repeated parameter.
     await oauthError(await token(`grant_type=client_credentials&${Array.from({ length: 1_000 }, () => 'grant_type=x').join('&')}`, { authorization: basic('sandbox', 'sandbox-secret') }), 400, 'invalid_request');
   });
@@ -126,6 +126,15 @@ describe('OAuth2 token endpoint and bearer tokens', () => {
     for (const refused of answers.filter((a) => a.status === 429)) expect(refused.headers.get('retry-after')).toBe('1');
     // Once they are answered, the address is served again.
     expect((await token('grant_type=client_credentials', { authorization: basic('sandbox', 'sandbox-secret') })).status).toBe(200);
+  });
+
+  it('answers what it cannot read (media type, malformed or duplicate-member JSON) in OAuth2 JSON too, not as Pix problems', async () => {
+    const send = (body: string, contentType?: string) =>
+      fetch(`${api.baseUrl}/oauth/token`, { method: 'POST', headers: { authorization: basic('sandbox', 'sandbox-secret'), ...(contentType ? { 'content-type': contentType } : {}) }, body });
+    await oauthError(await send('grant_type=client_credentials', 'text/plain'), 415, 'invalid_request');
+    await oauthError(await send('{"grant_type":', 'application/json'), 400, 'invalid_request');
+    await oauthError(await send('grant_type=client_credentials'), 415, 'invalid_request');
+    await oauthError(await send('{"grant_type":"client_credentials","grant_type":"client_credentials"}', 'application/json'), 400, 'invalid_request');
   });
 
   it('accepts forms only at the token endpoint: the API answers 415 to a form', async () => {

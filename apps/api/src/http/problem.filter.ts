@@ -1,5 +1,6 @@
 import { Catch, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { TOKEN_PATH } from '../access/token/token-path';
 import { toProblem } from './problem-mapping';
 import { correlationIdOf, inRequestContext, loggablePath } from '@pix/observability';
 
@@ -23,5 +24,12 @@ export function sendProblem(error: unknown, request: FastifyRequest, reply: Fast
   if (unexpected)
     inRequestContext(request, () => logger.error(`${request.method} ${loggablePath(request)} failed: ${error instanceof Error ? error.stack : String(error)}`));
   if (headers) void reply.headers(headers);
+  // The token endpoint speaks OAuth2 (ADR 8): a request refused before the handler read it (media
+  // type, size, malformed JSON) is RFC 6749's invalid_request, which OAuth client libraries read.
+  if (request.routeOptions?.url === TOKEN_PATH && status >= 400 && status < 500 && status !== 429) {
+    const oauth = { error: 'invalid_request', error_description: body.detail ?? body.title };
+    void reply.status(status).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').header('x-correlation-id', correlationId).send(JSON.stringify(oauth));
+    return;
+  }
   void reply.status(status).header('content-type', 'application/problem+json; charset=utf-8').header('x-correlation-id', correlationId).send(JSON.stringify(body));
 }

@@ -9,7 +9,7 @@ import { IssueTokenHandler } from './issue-token.handler';
 import { OAuthError } from './oauth-error';
 import { readTokenRequest } from './token-request';
 
-export const TOKEN_PATH = '/oauth/token';
+export { TOKEN_PATH } from './token-path';
 
 /**
  * Token requests checked at once per address. Each costs a scrypt hash (unknown clients a decoy
