@@ -117,15 +117,11 @@ describe('OAuth2 token endpoint and bearer tokens', () => {
     await oauthError(await token(`grant_type=client_credentials&${Array.from({ length: 1_000 }, () => 'grant_type=x').join('&')}`, { authorization: basic('sandbox', 'sandbox-secret') }), 400, 'invalid_request');
   });
 
-  it('checks at most two token requests at a time per address: wrong secrets sent at once cannot hold the hashing threads', async () => {
-    const answers = await Promise.all(Array.from({ length: 10 }, () => token('grant_type=client_credentials', { authorization: basic('sandbox', 'wrong-secret') })));
-    const statuses = answers.map((a) => a.status);
-    expect(statuses.filter((s) => s === 401).length).toBeGreaterThanOrEqual(1);
-    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
-    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
-    for (const refused of answers.filter((a) => a.status === 429)) expect(refused.headers.get('retry-after')).toBe('1');
-    // Once they are answered, the address is served again.
-    expect((await token('grant_type=client_credentials', { authorization: basic('sandbox', 'sandbox-secret') })).status).toBe(200);
+  it('checks token requests of one address two at a time, the rest in turn: a valid one sent among wrong ones still gets its token', async () => {
+    const wrong = Array.from({ length: 10 }, () => token('grant_type=client_credentials', { authorization: basic('sandbox', 'wrong-secret') }));
+    const valid = token('grant_type=client_credentials', { authorization: basic('sandbox', 'sandbox-secret') });
+    expect((await Promise.all(wrong)).map((a) => a.status)).toEqual(Array(10).fill(401));
+    expect((await valid).status).toBe(200);
   });
 
   it('answers what it cannot read (media type, malformed or duplicate-member JSON) in OAuth2 JSON too, not as Pix problems', async () => {

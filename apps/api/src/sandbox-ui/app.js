@@ -4,7 +4,7 @@
 'use strict';
 
 const DAY = 86_400_000;
-const state = { session: null, token: null, tokenUntil: 0, base: '/v2', qr: new Map(), due: new Map(), shown: new Map() };
+const state = { session: null, token: null, tokenRequest: null, tokenUntil: 0, base: '/v2', qr: new Map(), due: new Map(), shown: new Map() };
 
 // ---- small helpers -------------------------------------------------------------------------
 
@@ -40,15 +40,21 @@ function describe(body, status) {
 
 // ---- talking to the API ----------------------------------------------------------------------
 
+/** The page's bearer token; calls made together share one token request. */
 async function token() {
   if (state.token && Date.now() < state.tokenUntil) return state.token;
-  const s = state.session;
-  const r = await fetch(s.tokenUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: s.clientId, client_secret: s.clientSecret }) });
-  const body = await r.json();
-  if (!r.ok) throw new Error(`token: ${describe(body, r.status)}`);
-  state.token = body.access_token;
-  state.tokenUntil = Date.now() + (body.expires_in - 60) * 1000;
-  return state.token;
+  state.tokenRequest ??= (async () => {
+    const s = state.session;
+    const r = await fetch(s.tokenUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: s.clientId, client_secret: s.clientSecret }) });
+    const body = await r.json();
+    if (!r.ok) throw new Error(`token: ${describe(body, r.status)}`);
+    state.token = body.access_token;
+    state.tokenUntil = Date.now() + (body.expires_in - 60) * 1000;
+    return state.token;
+  })().finally(() => {
+    state.tokenRequest = null;
+  });
+  return state.tokenRequest;
 }
 
 /** Calls the API; `api: true` prefixes the base path and sends the bearer token. Never throws on HTTP errors. */

@@ -5,6 +5,7 @@ import { Public } from '../../auth/auth-context';
 import { addressKey } from '../../http/rate-limit';
 import { TooManyRequestsError } from '../../http/too-many-requests';
 import { clientCertificateThumbprint } from '../../auth/client-certificate';
+import { ChecksPerAddress } from './checks-per-address';
 import { IssueTokenHandler } from './issue-token.handler';
 import { OAuthError } from './oauth-error';
 import { readTokenRequest } from './token-request';
@@ -12,20 +13,12 @@ import { readTokenRequest } from './token-request';
 export { TOKEN_PATH } from './token-path';
 
 /**
- * Token requests checked at once per address. Each costs a scrypt hash (unknown clients a decoy
- * one) on node's four-thread pool: ten wrong-secret requests kept in flight from one address,
- * well inside its rate limit, made everyone's token take ten times longer. Clients ask for a token
- * once an hour; two at a time per address is plenty.
- */
-export const TOKEN_CHECKS_PER_ADDRESS = 2;
-
-/**
  * POST /oauth/token (outside the API base path, like the contract's tokenUrl). Answers in
  * OAuth2's own JSON (RFC 6749 §5.1/§5.2), not as Pix problems: OAuth client libraries read it.
  */
 @Controller('oauth')
 export class TokenController {
-  private readonly checking = new Map<string, number>();
+  private readonly checks = new ChecksPerAddress();
 
   constructor(private readonly handler: IssueTokenHandler) {}
 
@@ -33,10 +26,8 @@ export class TokenController {
   @Post('token')
   @HttpCode(200)
   async token(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const address = addressKey(request.ip);
-    const checking = this.checking.get(address) ?? 0;
-    if (checking >= TOKEN_CHECKS_PER_ADDRESS) throw new TooManyRequestsError(1000);
-    this.checking.set(address, checking + 1);
+    const release = await this.checks.enter(addressKey(request.ip));
+    if (!release) throw new TooManyRequestsError(1000);
     let status = 200;
     let body: object;
     try {
@@ -48,9 +39,7 @@ export class TokenController {
       body = error.body;
       if (status === 401) void reply.header('www-authenticate', 'Basic realm="pix", charset="UTF-8"');
     } finally {
-      const left = this.checking.get(address)! - 1;
-      if (left > 0) this.checking.set(address, left);
-      else this.checking.delete(address);
+      release();
     }
     // RFC 6749 §5.1: tokens and their errors are never cached.
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').header('pragma', 'no-cache').send(JSON.stringify(body));
