@@ -127,7 +127,9 @@ describe('OAuth2 token endpoint and bearer tokens', () => {
   it('answers what it cannot read (media type, malformed or duplicate-member JSON) in OAuth2 JSON too, not as Pix problems', async () => {
     const send = (body: string, contentType?: string) =>
       fetch(`${api.baseUrl}/oauth/token`, { method: 'POST', headers: { authorization: basic('sandbox', 'sandbox-secret'), ...(contentType ? { 'content-type': contentType } : {}) }, body });
-    await oauthError(await send('grant_type=client_credentials', 'text/plain'), 415, 'invalid_request');
+    const plain = await send('grant_type=client_credentials', 'text/plain');
+    expect(await plain.clone().json()).toMatchObject({ error_description: expect.stringContaining('application/x-www-form-urlencoded') });
+    await oauthError(plain, 415, 'invalid_request');
     await oauthError(await send('{"grant_type":', 'application/json'), 400, 'invalid_request');
     await oauthError(await send('grant_type=client_credentials'), 415, 'invalid_request');
     await oauthError(await send('{"grant_type":"client_credentials","grant_type":"client_credentials"}', 'application/json'), 400, 'invalid_request');
