@@ -107,6 +107,12 @@ describe('hostile input never reaches the store', () => {
     expectProblem(await unchanged(() => api.raw('PUT', `/cobv/${newTxid()}`, `{"valor":${NESTED}}`)), 400, 'RequisicaoInvalida');
   });
 
+  it.each(['29.999999999999999', '1e-400', '2147483647.0000000001'])('validadeAposVencimento %s is refused, not stored as the integer it rounds to', async (n) => {
+    const body = JSON.stringify(validCobV()).replace(/"validadeAposVencimento":\d+/, `"validadeAposVencimento":${n}`);
+    expect(body).toContain(n);
+    expectProblem(await unchanged(() => api.raw('PUT', `/cobv/${victim}`, body)), 400, 'CobVOperacaoInvalida', 'cobv.calendario.validadeAposVencimento');
+  });
+
   it('duplicate member names are malformed JSON, anywhere', async () => {
     const cobv = JSON.stringify(validCobV()).replace('"valor":{', '"valor":{"original":"2.00"},"valor":{');
     expectProblem(await unchanged(() => api.raw('PUT', `/cobv/${victim}`, cobv)), 400, 'RequisicaoInvalida', 'cobv.valor');

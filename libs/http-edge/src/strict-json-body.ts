@@ -73,6 +73,10 @@ function parseBody(raw: Buffer, endpointOf: () => EndpointProblem): unknown {
     const endpoint = endpointOf();
     const propriedade = error.path === '' ? endpoint.root : `${endpoint.root}.${error.path}`;
     if (error.fault === 'text') throw new ProblemError(endpoint.tipo, unstorable(`O campo ${propriedade}`), [{ razao: unstorable(`O campo ${propriedade}`), propriedade }]);
+    if (error.fault === 'number') {
+      const razao = `O campo ${propriedade} não respeita o _schema_: ${error.message}.`;
+      throw new ProblemError(endpoint.tipo, razao, [{ razao, propriedade }]);
+    }
     throw new ProblemError('RequisicaoInvalida', `${MALFORMED[error.fault]}: ${error.message}.`, error.path === '' ? [] : [{ razao: error.message, propriedade }]);
   }
 }

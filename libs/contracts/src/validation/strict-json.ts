@@ -6,7 +6,7 @@
 /** Nesting far above any request of the contract (cobv is 5 levels deep). */
 export const MAX_JSON_DEPTH = 64;
 
-export type StrictJsonFault = 'syntax' | 'duplicate' | 'depth' | 'proto' | 'text';
+export type StrictJsonFault = 'syntax' | 'duplicate' | 'depth' | 'proto' | 'text' | 'number';
 
 export class StrictJsonError extends Error {
   constructor(
@@ -131,7 +131,12 @@ class Parser {
     const m = NUMBER.exec(this.text);
     if (!m) this.fail('syntax', pathOf(parent, key), 'número inválido');
     this.pos += m[0].length;
-    return Number(m[0]);
+    const n = Number(m[0]);
+    // A number read as an integer it is not (29.999999999999999 as 30, 1e-400 as 0), or an
+    // integer past 2^53 read as a neighbour: every number of the contract's bodies is an integer,
+    // and this one would be stored as another.
+    if (Number.isInteger(n) && (!Number.isSafeInteger(n) || !denotesAnInteger(m[0]))) this.fail('number', pathOf(parent, key), `número que não é exatamente o inteiro ${n}`);
+    return n;
   }
 
   private string(parent: string, key: string | null): string {
@@ -183,3 +188,13 @@ class Parser {
 
 // A Map: an escape letter is never looked up on a prototype.
 const ESCAPES = new Map<string, string>([['"', '"'], ['\\', '\\'], ['/', '/'], ['b', '\b'], ['f', '\f'], ['n', '\n'], ['r', '\r'], ['t', '\t']]);
+
+/** Whether a JSON number's text denotes an integer exactly: no non-zero digit after the point once the exponent is applied. */
+function denotesAnInteger(lexeme: string): boolean {
+  const [mantissa, exponent = '0'] = (lexeme.startsWith('-') ? lexeme.slice(1) : lexeme).split(/[eE]/);
+  const [whole, fraction = ''] = mantissa.split('.');
+  const digits = whole + fraction;
+  const point = whole.length + Number(exponent);
+  for (let i = Math.max(0, point); i < digits.length; i++) if (digits.charCodeAt(i) !== 0x30) return false;
+  return true;
+}
