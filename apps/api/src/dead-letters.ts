@@ -1,4 +1,4 @@
-import { CASH_IN_DEAD_LETTER_TOPIC, CASH_IN_TOPIC, parsePixRecebidoMessage } from '@pix/contracts';
+import { CASH_IN_DEAD_LETTER_TOPIC, CASH_IN_TOPIC } from '@pix/contracts';
 import { CASH_IN_CONTRACT, createKafka, readDeadLetters, replayDeadLetters } from '@pix/messaging-kafka';
 import { ConfigError, loadDeadLettersConfig } from './config/config';
 import { EXIT, runDeadLetters, USAGE } from './messaging/dead-letters/cli';
@@ -16,12 +16,14 @@ async function main(): Promise<number> {
   }
   const config = loadDeadLettersConfig(process.env);
   const kafka = createKafka(config.kafkaBrokers, 'pix-dead-letters');
+  // One verdict for the listing and the replay: the contract every consumer reads the topic with.
+  const contract = CASH_IN_CONTRACT[CASH_IN_TOPIC];
   return runDeadLetters(
     argv,
     {
       read: () => readDeadLetters(kafka, CASH_IN_DEAD_LETTER_TOPIC),
-      replay: (letters) => replayDeadLetters(kafka, letters, CASH_IN_DEAD_LETTER_TOPIC, CASH_IN_TOPIC, CASH_IN_CONTRACT[CASH_IN_TOPIC]),
-      check: (letter) => parsePixRecebidoMessage(letter.value).error,
+      replay: (letters) => replayDeadLetters(kafka, letters, CASH_IN_DEAD_LETTER_TOPIC, CASH_IN_TOPIC, contract),
+      check: (letter) => contract.parse(letter.value).error,
     },
     (l) => console.log(l),
     (l) => console.error(l),
