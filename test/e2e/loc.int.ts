@@ -196,7 +196,31 @@ describe('/loc', () => {
     expect(withLoc.body.cobs.map((c: { txid: string }) => c.txid)).not.toContain(txid);
   });
 
-  it('replay rebuilds rm_loc identical to the live one', async () => {
+  it('a freed implicit location stays unusable (ADR 12), refused as existing but not available, not as absent; nothing stored', async () => {
+    const razao = (r: ApiResponse) => {
+      expectProblem(r, 400, 'CobVOperacaoInvalida', 'cobv.loc.id');
+      return r.body.violacoes.find((v: { propriedade: string }) => v.propriedade === 'cobv.loc.id').razao as string;
+    };
+    const owner = newTxid('fo');
+    const implicit = (await api.request('PUT', `/cobv/${owner}`, validCobV())).body.loc.id as number;
+    // Still serving its charge: another charge is told so.
+    expect(razao(await api.request('PUT', `/cobv/${newTxid('fb')}`, validCobV({ loc: { id: implicit } })))).toBe('O location referenciado por cobv.loc.id já está vinculado a outra cobrança.');
+    expect((await api.request('DELETE', `/loc/${implicit}/txid`)).status).toBe(200);
+    expect((await api.request('GET', `/loc/${implicit}`)).status).toBe(200);
+    const before = await events();
+    const freed = 'O location referenciado por cobv.loc.id existe, mas não está disponível para esta cobrança.';
+    const next = newTxid('fn');
+    expect(razao(await api.request('PUT', `/cobv/${next}`, validCobV({ loc: { id: implicit } })))).toBe(freed);
+    expectProblem(await api.request('GET', `/cobv/${next}`), 404, 'CobVNaoEncontrada');
+    // Nor can the charge it served take it back, by PUT or PATCH.
+    expect(razao(await api.request('PUT', `/cobv/${owner}`, validCobV({ loc: { id: implicit } })))).toBe(freed);
+    expect(razao(await api.request('PATCH', `/cobv/${owner}`, { loc: { id: implicit } }))).toBe(freed);
+    // An id no location has is still "inexiste".
+    expect(razao(await api.request('PUT', `/cobv/${newTxid('fx')}`, validCobV({ loc: { id: 999999999 } })))).toBe('O location referenciado por cobv.loc.id inexiste.');
+    expect(await events()).toBe(before);
+  });
+
+    it('replay rebuilds rm_loc identical to the live one', async () => {
     const snapshot = async () => (await pool.query('SELECT id, doc, recebedor_id, txid, tipo_cob, criacao FROM rm_loc ORDER BY id')).rows;
     const before = await snapshot();
     expect(before.length).toBeGreaterThan(10);

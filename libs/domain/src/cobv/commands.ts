@@ -1,5 +1,5 @@
 import type { PixRecebido } from '../pix/pix';
-import type { CobVInput, CobVPatchInput, PayloadLocation, Recebedor } from './types';
+import type { CobVInput, CobVPatchInput, LocationReferenciada, PayloadLocation, Recebedor } from './types';
 
 export type CobVCommand =
   | {
@@ -15,12 +15,22 @@ export type CobVCommand =
        * locations); absent when there is none of this receiver by that id.
        */
       locationSolicitada?: PayloadLocation;
+      /** What the shell found under a `loc.id` this request cannot use (see LocationReferenciada). */
+      locationReferenciada?: LocationReferenciada;
       /** Set when a batch creates the charge. */
       loteCobVId?: number;
       /** The txid's requests in batches that are not a created charge (see blockingPendencia). */
       pendenteEmLote?: readonly PendenciaLote[];
     }
-  | { type: 'RevisarCobV'; txid: string; input: CobVPatchInput; now: Date; recebedor: Recebedor; pendenteEmLote?: readonly PendenciaLote[] }
+  | {
+      type: 'RevisarCobV';
+      txid: string;
+      input: CobVPatchInput;
+      now: Date;
+      recebedor: Recebedor;
+      locationReferenciada?: LocationReferenciada;
+      pendenteEmLote?: readonly PendenciaLote[];
+    }
   | { type: 'RegistrarPagamentoCobV'; txid: string; pix: PixRecebido; now: Date; pendenteEmLote?: undefined }
   /** The charge stops using location `locId`; nothing to do when it does not use it. */
   | { type: 'DesvincularLocationCobV'; txid: string; locId: number; now: Date; pendenteEmLote?: undefined };

@@ -1,4 +1,4 @@
-import { cobvDecider, type CobVCommand, type CobVEvent, type CobVInput, type Recebedor } from '..';
+import { cobvDecider, type CobVCommand, type CobVEvent, type CobVInput, type LocationReferenciada, type Recebedor } from '..';
 import { deciderSpec } from '../testing/decider-spec';
 
 const spec = deciderSpec(cobvDecider);
@@ -102,6 +102,19 @@ describe('cobv decider', () => {
     ['juros modality out of range', body({ valor: { original: '10.00', juros: { modalidade: 9, valorPerc: '1.00' } } }), 'cobv.valor.juros'],
   ])('rejects %s naming the property', (_name, input, property) => {
     spec.given([]).when(put(input)).thenThrows('CobVOperacaoInvalida', [property]);
+  });
+
+  it('refuses a loc.id it cannot use saying whether it is absent, serves another charge, or exists but is not available (ADR 12)', () => {
+    const razao = (command: CobVCommand, events: CobVEvent[] = []) => spec.given(events).when(command).thenThrows('CobVOperacaoInvalida', ['cobv.loc.id']).violacoes[0].razao;
+    const named = body({ loc: { id: 789 } });
+    const putNaming = (locationReferenciada?: LocationReferenciada): CobVCommand => ({ type: 'CriarOuAlterarCobV', txid, input: named, now, recebedor, novaLocation: { id: 7, location: 'x' }, locationReferenciada });
+    expect(razao(putNaming())).toBe('O location referenciado por cobv.loc.id inexiste.');
+    expect(razao(putNaming({ txid: 'outra' }))).toBe('O location referenciado por cobv.loc.id já está vinculado a outra cobrança.');
+    // A freed implicit location: it exists (GET /loc/{id} shows it), yet serves no new charge.
+    const freed = 'O location referenciado por cobv.loc.id existe, mas não está disponível para esta cobrança.';
+    expect(razao(putNaming({}))).toBe(freed);
+    expect(razao(putNaming({}), created)).toBe(freed);
+    expect(razao({ type: 'RevisarCobV', txid, input: { loc: { id: 789 } }, now, recebedor, locationReferenciada: {} }, created)).toBe(freed);
   });
 
   it('concludes an ATIVA charge with the Pix once, and ignores the same Pix again', () => {

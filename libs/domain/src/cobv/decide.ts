@@ -3,7 +3,7 @@ import { businessDateOf, canonicalJson } from '../shared';
 import type { CobVCommand, PendenciaLote } from './commands';
 import type { CobVEvent } from './events';
 import type { CobVState } from './state';
-import type { CobVContent, CobVInput, Recebedor } from './types';
+import type { CobVContent, CobVInput, LocationReferenciada, Recebedor } from './types';
 import { toCobVContent } from './validate-content';
 
 const invalid = (detail: string, violacoes: Violation[] = []) => new DomainError('CobVOperacaoInvalida', detail, violacoes);
@@ -27,7 +27,7 @@ export function decideCobV(command: CobVCommand, state: CobVState): CobVEvent[] 
   if (command.type === 'CriarOuAlterarCobV') {
     if (!state.exists) {
       const explicit = command.locationSolicitada;
-      const content = contentOrThrow(command.input, { creationDate: businessDateOf(command.now), today: businessDateOf(command.now), recebedor: command.recebedor, currentLocationId: explicit?.id });
+      const content = contentOrThrow(command.input, { creationDate: businessDateOf(command.now), today: businessDateOf(command.now), recebedor: command.recebedor, currentLocationId: explicit?.id, locationReferenciada: command.locationReferenciada });
       const { chaves: _keys, ...recebedor } = command.recebedor;
       const loc = explicit ?? (command.novaLocation && { ...command.novaLocation, criacao: em });
       if (!loc) throw new Error('a new charge needs a location: the shell allocates one or claims loc.id');
@@ -83,12 +83,13 @@ function settle(command: Extract<CobVCommand, { type: 'RegistrarPagamentoCobV' }
   return [{ type: 'CobVConcluida', data: { txid: state.txid, em, pix: command.pix } }];
 }
 
-function revise(state: Extract<CobVState, { exists: true }>, input: CobVInput, em: string, via: 'PUT' | 'PATCH', command: { recebedor: Recebedor }): CobVEvent[] {
+function revise(state: Extract<CobVState, { exists: true }>, input: CobVInput, em: string, via: 'PUT' | 'PATCH', command: { recebedor: Recebedor; locationReferenciada?: LocationReferenciada }): CobVEvent[] {
   const content = contentOrThrow(input, {
     creationDate: businessDateOf(new Date(state.criacao)),
     today: businessDateOf(new Date(em)),
     recebedor: command.recebedor,
     currentLocationId: state.loc?.id,
+    locationReferenciada: command.locationReferenciada,
   });
   // Same content again (a retried request): nothing changed, so no new revision.
   if (sameContent(content, state.cobranca)) return [];

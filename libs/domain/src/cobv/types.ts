@@ -77,6 +77,16 @@ export interface PayloadLocation {
   criacao: string;
 }
 
+/**
+ * What `loc.id` names among the receiver's locations when the request cannot use it (an implicit
+ * location, freed or not, or one serving another charge): why it is refused. Absent: no location
+ * of this receiver has that id.
+ */
+export interface LocationReferenciada {
+  /** The charge it serves, if any. */
+  txid?: string;
+}
+
 /** The wire shape of money fields as received (already shape-checked at the edge). */
 export interface ModalidadeValorInput {
   modalidade: number;

@@ -1,6 +1,6 @@
 import type { Violation } from '../errors';
 import { compareDates, isValidCnpj, isValidCpf, isValidIsoDate, parseMoney, pixKeyType } from '../shared';
-import type { CobVContent, CobVInput, DescontoCobV, ModalidadeValor, ModalidadeValorInput, Recebedor } from './types';
+import type { CobVContent, CobVInput, DescontoCobV, LocationReferenciada, ModalidadeValor, ModalidadeValorInput, Recebedor } from './types';
 import { validateValorRules } from './validate-valor';
 import { unpayableValor } from './payable-valor';
 
@@ -12,6 +12,8 @@ export interface ContentContext {
   recebedor: Recebedor;
   /** The only `loc.id` a request may name: the charge's own, or on creation the location the shell claimed for it. */
   currentLocationId?: number;
+  /** What another `loc.id` names, as the shell found it: the reason it is refused. */
+  locationReferenciada?: LocationReferenciada;
 }
 
 const schema = (prop: string, value?: unknown): Violation => ({
@@ -49,7 +51,7 @@ export function toCobVContent(input: CobVInput, ctx: ContentContext): { content?
     v.push({ razao: 'O campo cobv.chave corresponde a uma conta que não pertence a este usuário recebedor.', propriedade: 'cobv.chave', valor: chave });
 
   if (input.loc?.id !== undefined && input.loc.id !== ctx.currentLocationId)
-    v.push({ razao: 'O location referenciado por cobv.loc.id inexiste.', propriedade: 'cobv.loc.id', valor: String(input.loc.id) });
+    v.push({ razao: locIdRazao(ctx.locationReferenciada), propriedade: 'cobv.loc.id', valor: String(input.loc.id) });
 
   const original = parseMoney(input.valor?.original);
   if (original === null) v.push(schema('cobv.valor.original', input.valor?.original));
@@ -72,6 +74,13 @@ export function toCobVContent(input: CobVInput, ctx: ContentContext): { content?
   };
   const overflow = unpayableValor(content.calendario, content.valor, ctx.today);
   return overflow.length > 0 ? { violacoes: overflow } : { content, violacoes: [] };
+}
+
+/** Why a `loc.id` other than the one the request may use is refused: it may well exist (ADR 12). */
+function locIdRazao(found: LocationReferenciada | undefined): string {
+  if (!found) return 'O location referenciado por cobv.loc.id inexiste.';
+  if (found.txid !== undefined) return 'O location referenciado por cobv.loc.id já está vinculado a outra cobrança.';
+  return 'O location referenciado por cobv.loc.id existe, mas não está disponível para esta cobrança.';
 }
 
 function modalidadeValor(input: ModalidadeValorInput | undefined, name: string, max: number, v: Violation[]): ModalidadeValor | undefined {

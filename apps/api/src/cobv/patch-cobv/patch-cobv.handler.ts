@@ -5,6 +5,7 @@ import type { CobVRow } from '@pix/read-models';
 import type { Pool } from 'pg';
 import { firstThenFresh, pendenciaLote } from '../../lotecobv/pendencia-lote';
 import { READ_DB } from '../../infrastructure/tokens';
+import { referencedLocation } from '../../loc/referenced-location';
 import { CobVWriter, TXID_PATTERN } from '../cobv-writer';
 import { PatchCobVCommand } from './patch-cobv.command';
 
@@ -22,13 +23,14 @@ export class PatchCobVHandler implements ICommandHandler<PatchCobVCommand, CobVR
     const refused = refuseTxid(txid);
     if (refused) throw refused;
     const pendencia = firstThenFresh(() => pendenciaLote(this.db, recebedor.id, txid));
-    const { state } = await this.writer.execute(recebedor.id, txid, async (_current, now) => ({
+    const { state } = await this.writer.execute(recebedor.id, txid, async (current, now) => ({
       type: 'RevisarCobV',
       txid,
       input,
       now,
       recebedor,
       pendenteEmLote: await pendencia(),
+      locationReferenciada: current.exists ? await referencedLocation(this.db, recebedor.id, input.loc?.id, current.loc?.id) : undefined,
     }));
     return state;
   }

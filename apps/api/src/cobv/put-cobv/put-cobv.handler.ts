@@ -6,6 +6,7 @@ import type { Pool } from 'pg';
 import { firstThenFresh, pendenciaLote } from '../../lotecobv/pendencia-lote';
 import { LOCATION_IDS, READ_DB } from '../../infrastructure/tokens';
 import { LocWriter } from '../../loc/loc-writer';
+import { referencedLocation } from '../../loc/referenced-location';
 import type { LocationIds } from '../../shared/ports';
 import { CobVWriter, TXID_PATTERN } from '../cobv-writer';
 import { PutCobVCommand } from './put-cobv.command';
@@ -41,7 +42,10 @@ export class PutCobVHandler implements ICommandHandler<PutCobVCommand, CobVRow> 
       txid,
       async (current, now, { assumedNew }) => {
         const command: CobVCommand = { type: 'CriarOuAlterarCobV', txid, input, now, recebedor, pendenteEmLote: assumedNew ? undefined : await pendencia() };
-        if (current.exists) return command;
+        if (current.exists) {
+          command.locationReferenciada = await referencedLocation(this.db, recebedor.id, locId, current.loc?.id);
+          return command;
+        }
         // A location id is spent only when the charge is new and names none (set on the command
         // just built, not copied into another: this is every new charge's path).
         if (locId === undefined) {
@@ -60,9 +64,10 @@ export class PutCobVHandler implements ICommandHandler<PutCobVCommand, CobVRow> 
    * the location is claimed in its own stream, then the charge is appended with it (ADR 12).
    */
   private async withClaimedLocation(command: CobVCommand & { type: 'CriarOuAlterarCobV' }, current: CobVState, recebedor: Recebedor, locId: number): Promise<CobVCommand> {
-    // Another receiver's location is not in this receiver's stream: it "does not exist" here.
+    // Another receiver's location is not in this receiver's stream: it "does not exist" here. An
+    // implicit one has no stream either, yet exists: the decider refuses it saying which.
     const loc = await this.locs.read(recebedor.id, locId);
-    if (!loc.exists) return command; // the decider refuses cobv.loc.id
+    if (!loc.exists) return { ...command, locationReferenciada: await referencedLocation(this.db, recebedor.id, locId, undefined) };
     decideCobV({ ...command, locationSolicitada: { id: loc.id, location: loc.location, criacao: loc.criacao } }, current);
     return { ...command, locationSolicitada: await this.locs.claim(recebedor.id, locId, command.txid) };
   }
