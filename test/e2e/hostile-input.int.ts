@@ -126,6 +126,45 @@ describe('hostile input never reaches the store', () => {
     expectProblem(res, 415, 'RequisicaoInvalida');
   });
 
+  describe('a body declared in a charset other than UTF-8 is 415, never read as UTF-8 (RFC 8259 §8.1)', () => {
+    const FOREIGN = ['iso-8859-1', 'ISO-8859-1', 'utf-16', '"windows-1252"', 'latin1', 'utf8'];
+    it.each(FOREIGN)('charset=%s on every JSON endpoint: PUT /cobv, PUT /webhook, sandbox cash-in, operator resend', async (charset) => {
+      const json = { 'content-type': `application/json; charset=${charset}` };
+      const txid = newTxid('cs');
+      // What an ISO-8859-1 client sends: "Cobrança" in one byte per character, invalid UTF-8 or not.
+      const latin1 = Buffer.from(JSON.stringify(validCobV({ solicitacaoPagador: 'Cobrança' })), 'latin1');
+      expectProblem(await unchanged(() => api.raw('PUT', `/cobv/${txid}`, latin1, json)), 415, 'RequisicaoInvalida');
+      expectProblem(await unchanged(() => api.raw('PUT', `/cobv/${txid}`, JSON.stringify(validCobV()), json)), 415, 'RequisicaoInvalida');
+      await expectNoCharge(api, txid);
+      expectProblem(await unchanged(() => api.raw('PUT', `/webhook/${LOCAL_KEY}`, '{"webhookUrl":"http://example.com/h"}', json)), 415, 'RequisicaoInvalida');
+      expectProblem(await unchanged(() => call('POST', '/sandbox/cash-in', { body: `{"txid":"${victim}"}`, headers: json })), 415, 'RequisicaoInvalida');
+      expectProblem(await unchanged(() => call('POST', '/notifier/resend', { body: '{"ids":[]}', headers: json })), 415, 'RequisicaoInvalida');
+    });
+
+    it.each(['', '; charset=utf-8', '; charset=UTF-8', '; charset="utf-8"', ';CHARSET="Utf-8"'])('application/json%s is accepted', async (params) => {
+      const txid = newTxid('u8');
+      const res = await api.raw('PUT', `/cobv/${txid}`, JSON.stringify(validCobV({ solicitacaoPagador: 'Cobrança' })), { 'content-type': `application/json${params}` });
+      expect(res.status).toBe(201);
+      expect(res.body.solicitacaoPagador).toBe('Cobrança');
+    });
+
+    it('the token endpoint answers RFC 6749 invalid_request with 415 for a form or JSON in another charset, and takes UTF-8 ones', async () => {
+      const basic = `Basic ${Buffer.from('sandbox:sandbox-secret').toString('base64')}`;
+      const token = (body: string, contentType: string) => call('POST', '/oauth/token', { body, headers: { authorization: basic, 'content-type': contentType } });
+      for (const [body, type] of [
+        ['grant_type=client_credentials', 'application/x-www-form-urlencoded; charset=iso-8859-1'],
+        ['grant_type=client_credentials', 'application/x-www-form-urlencoded;charset="UTF-16"'],
+        ['{"grant_type":"client_credentials"}', 'application/json; charset=windows-1252'],
+      ]) {
+        const res = await token(body, type);
+        expect([res.status, res.body.error, res.headers.get('content-type')]).toEqual([415, 'invalid_request', 'application/json; charset=utf-8']);
+        expect(res.body.error_description).toMatch(/UTF-8/);
+      }
+      expect((await token('grant_type=client_credentials', 'application/x-www-form-urlencoded; charset=UTF-8')).status).toBe(200);
+      expect((await token('{"grant_type":"client_credentials"}', 'application/json; charset="utf-8"')).status).toBe(200);
+    });
+  });
+
   it.each([
     'http://example.com/h\r\nX-Injected: 1',
     'http://example.com/a b',

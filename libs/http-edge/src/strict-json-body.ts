@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasUnstorableText, parseStrictJson, ProblemError, StrictJsonError, type TipoErro } from '@pix/contracts';
+import { charsetRefusal } from './charset';
 
 /** Where in a request a value came from: the endpoint decides which problem type that is. */
 export type RequestPart = 'path' | 'query' | 'body';
@@ -27,12 +28,14 @@ const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /**
  * Replaces Fastify's JSON parser (JSON.parse: last duplicate wins, unbounded recursion, NUL and
  * lone surrogates passed on) with the strict one, refuses encoded bodies (we never decode them,
- * so reading one as plain would reinterpret it), and refuses unstorable text in path and query
+ * so reading one as plain would reinterpret it) and bodies declared in a charset not UTF-8, and refuses unstorable text in path and query
  * values before any handler runs. Every refusal is the endpoint's own problem.
  */
 export function installStrictInput(fastify: FastifyInstance, options: StrictInputOptions): void {
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw: Buffer, done) => {
+    const refused = charsetRefusal(request.headers['content-type']);
+    if (refused) return done(refused, undefined);
     try {
       // The endpoint's problem is looked up only for a body refused (it reads the route's URL).
       done(null, parseBody(raw, () => options.problemFor(request, 'body')));

@@ -1,6 +1,7 @@
 import { Inject, Logger, Module, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { EventStore } from '@pix/event-store';
+import { charsetRefusal } from '@pix/http-edge';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/config';
 import { CLOCK, CONFIG, EVENT_STORE } from '../infrastructure/tokens';
@@ -40,6 +41,9 @@ export class AccessModule implements OnModuleInit, OnApplicationBootstrap {
         done(Object.assign(new Error(`Unsupported Media Type: application/x-www-form-urlencoded`), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), undefined);
         return;
       }
+      // The form is read as UTF-8 (percent-escapes too): another declared charset is 415, as for JSON.
+      const refused = charsetRefusal(request.headers['content-type']);
+      if (refused) return done(refused, undefined);
       done(null, parseForm(body.toString()));
     });
   }
