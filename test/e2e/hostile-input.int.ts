@@ -100,6 +100,54 @@ describe('hostile input never reaches the store', () => {
     });
   });
 
+  describe('every other control character (C0, DEL, C1) is refused in any text, with the endpoint\'s problem naming the member', () => {
+    const CONTROLS: [string, string][] = [
+      ['U+0001', 'a\u0001b'],
+      ['TAB', 'a\tb'],
+      ['LF', 'linha 1\nlinha 2'],
+      ['CR', 'a\rb'],
+      ['U+001F', '\u001f'],
+      ['DEL', 'a\u007fb'],
+      ['C1 U+0085 (NEL)', 'a\u0085b'],
+      ['C1 U+009B (CSI)', '\u009b31m'],
+    ];
+    const devedor = validCobV().devedor;
+    it.each(CONTROLS)('%s in solicitacaoPagador, infoAdicionais, devedor (PUT and PATCH)', async (_label, text) => {
+      const cases: [Record<string, unknown>, string][] = [
+        [{ solicitacaoPagador: text }, 'cobv.solicitacaoPagador'],
+        [{ infoAdicionais: [{ nome: 'Campo', valor: 'ok' }, { nome: text, valor: 'v' }] }, 'cobv.infoAdicionais[1].nome'],
+        [{ infoAdicionais: [{ nome: 'Campo', valor: text }] }, 'cobv.infoAdicionais[0].valor'],
+        [{ devedor: { ...devedor, nome: text } }, 'cobv.devedor.nome'],
+        [{ devedor: { ...devedor, logradouro: text } }, 'cobv.devedor.logradouro'],
+        [{ devedor: { ...devedor, cidade: text } }, 'cobv.devedor.cidade'],
+      ];
+      for (const [over, member] of cases) {
+        const txid = newTxid('ctl');
+        expectProblem(await unchanged(() => api.request('PUT', `/cobv/${txid}`, validCobV(over))), 400, 'CobVOperacaoInvalida', member);
+        await expectNoCharge(api, txid);
+        expectProblem(await unchanged(() => api.request('PUT', `/cobv/${victim}`, validCobV(over))), 400, 'CobVOperacaoInvalida', member);
+        expectProblem(await unchanged(() => api.request('PATCH', `/cobv/${victim}`, over)), 400, 'CobVOperacaoInvalida', member);
+      }
+    });
+
+    it.each(CONTROLS)('%s in a batch: descricao and an item member', async (_label, text) => {
+      const item = { txid: newTxid('lc'), ...validCobV() };
+      for (const [body, member] of [
+        [{ descricao: text, cobsv: [item] }, 'loteCobV.descricao'],
+        [{ descricao: 'x', cobsv: [{ ...item, solicitacaoPagador: text }] }, 'loteCobV.cobsv[0].solicitacaoPagador'],
+      ] as const)
+        expectProblem(await unchanged(() => api.request('PUT', `/lotecobv/${2000 + Math.floor(Math.random() * 1000)}`, body)), 400, 'LoteCobVOperacaoInvalida', member);
+    });
+
+    it('printable text stays accepted: accents, symbols, NBSP, emoji', async () => {
+      const txid = newTxid('ok');
+      const text = 'Cobrança nº 7 — 50% à vista; ~ \u00a0 😀';
+      const res = await api.request('PUT', `/cobv/${txid}`, validCobV({ solicitacaoPagador: text, infoAdicionais: [{ nome: 'Campo', valor: text }] }));
+      expect(res.status).toBe(201);
+      expect(res.body.solicitacaoPagador).toBe(text);
+    });
+  });
+
   it('deep nesting is refused at parse time, never a stack overflow', async () => {
     expectProblem(await unchanged(() => api.raw('PUT', `/webhook/${LOCAL_KEY}`, `{"webhookUrl":${NESTED}}`)), 400, 'RequisicaoInvalida');
     expectProblem(await unchanged(() => api.raw('PUT', '/lotecobv/77', `{"descricao":${NESTED},"cobsv":[]}`)), 400, 'RequisicaoInvalida');
@@ -176,7 +224,8 @@ describe('hostile input never reaches the store', () => {
     'http://example.com\\@evil.example/',
     'http://user:pw@example.com/h',
   ])('webhookUrl %j is refused and not stored', async (webhookUrl) => {
-    expectProblem(await unchanged(() => api.request('PUT', `/webhook/${LOCAL_KEY}`, { webhookUrl })), 400, 'WebhookOperacaoInvalida', 'webhookUrl');
+    // CR/LF never reach the URL rules: the edge's text rule refuses them, naming the member from the body's root.
+    expectProblem(await unchanged(() => api.request('PUT', `/webhook/${LOCAL_KEY}`, { webhookUrl })), 400, 'WebhookOperacaoInvalida', ['webhookUrl', 'webhook.webhookUrl']);
     expect((await api.request('GET', `/webhook/${LOCAL_KEY}`)).status).toBe(404);
   });
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { hasUnstorableText, parseStrictJson, ProblemError, StrictJsonError, type TipoErro } from '@pix/contracts';
+import { hasRefusedText, parseStrictJson, ProblemError, StrictJsonError, type TipoErro } from '@pix/contracts';
 import { charsetRefusal } from './charset';
 
 /** Where in a request a value came from: the endpoint decides which problem type that is. */
@@ -22,14 +22,15 @@ const MALFORMED: Partial<Record<StrictJsonError['fault'], string>> = {
   proto: 'O corpo da requisição contém propriedades proibidas (__proto__)',
 };
 
-const unstorable = (name: string) => `${name} contém U+0000 ou um substituto UTF-16 isolado, que não são aceitos.`;
+const refusedText = (name: string) => `${name} contém um caractere de controle (U+0000 a U+001F, U+007F a U+009F) ou um substituto UTF-16 isolado, que não são aceitos.`;
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Replaces Fastify's JSON parser (JSON.parse: last duplicate wins, unbounded recursion, NUL and
  * lone surrogates passed on) with the strict one, refuses encoded bodies (we never decode them,
- * so reading one as plain would reinterpret it) and bodies declared in a charset not UTF-8, and refuses unstorable text in path and query
- * values before any handler runs. Every refusal is the endpoint's own problem.
+ * so reading one as plain would reinterpret it) and bodies declared in a charset not UTF-8, and
+ * refuses control characters and lone surrogates in path and query values as in bodies, before
+ * any handler runs. Every refusal is the endpoint's own problem.
  */
 export function installStrictInput(fastify: FastifyInstance, options: StrictInputOptions): void {
   fastify.removeContentTypeParser('application/json');
@@ -75,7 +76,7 @@ function parseBody(raw: Buffer, endpointOf: () => EndpointProblem): unknown {
     if (!(error instanceof StrictJsonError)) throw error;
     const endpoint = endpointOf();
     const propriedade = error.path === '' ? endpoint.root : `${endpoint.root}.${error.path}`;
-    if (error.fault === 'text') throw new ProblemError(endpoint.tipo, unstorable(`O campo ${propriedade}`), [{ razao: unstorable(`O campo ${propriedade}`), propriedade }]);
+    if (error.fault === 'text') throw new ProblemError(endpoint.tipo, refusedText(`O campo ${propriedade}`), [{ razao: refusedText(`O campo ${propriedade}`), propriedade }]);
     if (error.fault === 'number') {
       const razao = `O campo ${propriedade} não respeita o _schema_: ${error.message}.`;
       throw new ProblemError(endpoint.tipo, razao, [{ razao, propriedade }]);
@@ -84,16 +85,16 @@ function parseBody(raw: Buffer, endpointOf: () => EndpointProblem): unknown {
   }
 }
 
-const isUnstorable = (t: unknown) => typeof t === 'string' && hasUnstorableText(t);
+const isRefused = (t: unknown) => typeof t === 'string' && hasRefusedText(t);
 
 function checkValues(values: unknown, request: FastifyRequest, part: RequestPart, options: StrictInputOptions): void {
   if (typeof values !== 'object' || values === null) return;
   for (const name of Object.keys(values)) {
     const value = (values as Record<string, unknown>)[name];
-    if (hasUnstorableText(name) || (Array.isArray(value) ? value.some(isUnstorable) : isUnstorable(value))) {
+    if (hasRefusedText(name) || (Array.isArray(value) ? value.some(isRefused) : isRefused(value))) {
       const { tipo } = options.problemFor(request, part);
       const label = part === 'path' ? `O parâmetro de caminho ${name}` : `O parâmetro ${name}`;
-      throw new ProblemError(tipo, unstorable(label), [{ razao: unstorable(label), propriedade: name.replace(/[^\x20-\x7e]/g, '?') }]);
+      throw new ProblemError(tipo, refusedText(label), [{ razao: refusedText(label), propriedade: name.replace(/[^\x20-\x7e]/g, '?') }]);
     }
   }
 }

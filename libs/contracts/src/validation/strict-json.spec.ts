@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { hasUnstorableText, MAX_JSON_DEPTH, parseStrictJson, StrictJsonError } from './strict-json';
+import { hasRefusedText, hasUnstorableText, MAX_JSON_DEPTH, parseStrictJson, StrictJsonError } from './strict-json';
 
 const faultOf = (text: string) => {
   try {
@@ -60,8 +60,23 @@ describe('parseStrictJson', () => {
     expect(faultOf(text)).toEqual({ fault: 'text', path });
   });
 
+  it.each([
+    ['{"nome":"a\\u0001b"}', 'nome'],
+    ['{"nome":"linha\\nlinha"}', 'nome'],
+    ['{"nome":"\\t"}', 'nome'],
+    ['{"nome":"\\r"}', 'nome'],
+    ['{"nome":"\\u001f"}', 'nome'],
+    ['{"a":[{"valor":"x\\u007f"}]}', 'a[0].valor'],
+    ['{"a":"x\u007fy"}', 'a'],
+    ['{"a":"\u0080"}', 'a'],
+    ['{"a":"\\u009F"}', 'a'],
+    ['{"a\\u0085":1}', ''],
+  ])('refuses every other control character too (C0, DEL, C1), escaped or raw: %s', (text, path) => {
+    expect(faultOf(text)).toEqual({ fault: 'text', path });
+  });
+
   it('keeps surrogate pairs and every other character', () => {
-    expect(parseStrictJson('{"a":"\\ud83d\\ude00 😀 \\u00e7 ç \\u0001"}')).toEqual({ a: '😀 😀 ç ç \u0001' });
+    expect(parseStrictJson('{"a":"\\ud83d\\ude00 😀 \\u00e7 ç \\u00a0 ~ \\u00a0"}')).toEqual({ a: '😀 😀 ç ç \u00a0 ~ \u00a0' });
   });
 
   it('bounds nesting without recursing to the stack limit', () => {
@@ -100,4 +115,21 @@ describe('hasUnstorableText', () => {
     ['\udfff', true],
     ['\ud800\udc00', false],
   ])('%j → %s', (s, expected) => expect(hasUnstorableText(s)).toBe(expected));
+
+  it('lets other controls through (Kafka cash-ins: only what cannot be stored)', () => expect(hasUnstorableText('a\tb\u0085')).toBe(false));
+});
+
+describe('hasRefusedText', () => {
+  it.each([
+    ['', false],
+    ['Cobrança nº 1 — ç ~ \u00a0 😀', false],
+    ['\u0000', true],
+    ['\t', true],
+    ['\n', true],
+    ['\u001f', true],
+    ['\u007f', true],
+    ['\u0080', true],
+    ['\u009f', true],
+    ['a\ud800', true],
+  ])('%j → %s', (s, expected) => expect(hasRefusedText(s)).toBe(expected));
 });

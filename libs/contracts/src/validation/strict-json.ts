@@ -1,7 +1,8 @@
 // RFC 8259 JSON, read strictly: what JSON.parse accepts but a payments API must not silently
 // reinterpret is refused here, at the edge, with the member's path. JSON.parse keeps the last of
 // duplicate members, recurses until the stack overflows, and hands NUL and lone surrogates on to
-// PostgreSQL (which refuses NUL and turns lone surrogates into U+FFFD).
+// PostgreSQL (which refuses NUL and turns lone surrogates into U+FFFD), and other controls on to
+// a payer's screen and our logs.
 
 /** Nesting far above any request of the contract (cobv is 5 levels deep). */
 export const MAX_JSON_DEPTH = 64;
@@ -29,7 +30,29 @@ export function parseStrictJson(text: string, maxDepth = MAX_JSON_DEPTH): unknow
   return value;
 }
 
-/** U+0000 or a UTF-16 surrogate without its pair: text no database column can keep as sent. */
+/**
+ * Text a request may not carry: a control character (C0 U+0000-U+001F, DEL, C1 U+0080-U+009F)
+ * or a lone surrogate. Every text of the contract is a single line shown to a payer by their bank
+ * or written to logs (ADR 10); NUL and lone surrogates cannot even be stored.
+ */
+export function hasRefusedText(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = s.charCodeAt(i + 1);
+      if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
+      i++;
+    } else if (c >= 0xdc00 && c <= 0xdfff) return true;
+  }
+  return false;
+}
+
+/**
+ * U+0000 or a UTF-16 surrogate without its pair: text no database column can keep as sent. What
+ * Kafka cash-ins are held to: a payer's infoPagador comes from another bank with money already
+ * moved, so only what cannot be stored is refused there.
+ */
 export function hasUnstorableText(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -142,19 +165,19 @@ class Parser {
   private string(parent: string, key: string | null): string {
     const t = this.text;
     const start = ++this.pos;
-    // Fast path: no escapes. A raw U+0000 is a control character (refused below), so only a
-    // surrogate can make such a text unstorable: the text is checked again only if it has one.
-    let surrogate = false;
+    // Fast path: no escapes. A raw C0 control is a syntax error (below), so only DEL, a C1
+    // control or a surrogate can make such a text refused: it is checked again only if it has one.
+    let suspect = false;
     for (;;) {
       const c = t.charCodeAt(this.pos);
       if (c === 0x22) {
         const s = t.slice(start, this.pos++);
-        if (surrogate && hasUnstorableText(s)) this.fail('text', pathOf(parent, key), 'texto com U+0000 ou substituto UTF-16 isolado');
+        if (suspect && hasRefusedText(s)) this.fail('text', pathOf(parent, key), REFUSED_TEXT);
         return s;
       }
       if (c === 0x5c) break;
       if (c < 0x20 || Number.isNaN(c)) this.fail('syntax', pathOf(parent, key), Number.isNaN(c) ? 'texto não terminado' : 'caractere de controle em um texto');
-      if (c >= 0xd800 && c <= 0xdfff) surrogate = true;
+      if ((c >= 0x7f && c <= 0x9f) || (c >= 0xd800 && c <= 0xdfff)) suspect = true;
       this.pos++;
     }
     let out = t.slice(start, this.pos);
@@ -162,7 +185,7 @@ class Parser {
       const c = t.charCodeAt(this.pos);
       if (c === 0x22) {
         this.pos++;
-        if (hasUnstorableText(out)) this.fail('text', pathOf(parent, key), 'texto com U+0000 ou substituto UTF-16 isolado');
+        if (hasRefusedText(out)) this.fail('text', pathOf(parent, key), REFUSED_TEXT);
         return out;
       }
       if (c < 0x20 || Number.isNaN(c)) this.fail('syntax', pathOf(parent, key), Number.isNaN(c) ? 'texto não terminado' : 'caractere de controle em um texto');
@@ -185,6 +208,8 @@ class Parser {
     }
   }
 }
+
+const REFUSED_TEXT = 'texto com caractere de controle ou substituto UTF-16 isolado';
 
 // A Map: an escape letter is never looked up on a prototype.
 const ESCAPES = new Map<string, string>([['"', '"'], ['\\', '\\'], ['/', '/'], ['b', '\b'], ['f', '\f'], ['n', '\n'], ['r', '\r'], ['t', '\t']]);
