@@ -1,8 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
 import { enqueueAndClaim } from './enqueue';
 import { notificationIdFor } from './notification-id';
-import { lowerDueKeys } from './due-keys-sql';
 import { NOTIFICATION_COLUMNS, toAttempt, toNotification } from './outbox-rows';
+import { resendSql } from './resend-sql';
 import { ensureOutboxSchema } from './schema';
 import {
   systemClock,
@@ -50,11 +50,13 @@ export class NotificationOutbox {
   /**
    * Makes delivered, dead or cancelled notifications pending again, each as a delivery of its own
    * under its own id (receivers deduplicate on `webhook-id` or on the item's `endToEndId`), with a
-   * fresh schedule. Criteria combine with AND; at
-   * least one is required so a typo cannot resend everything. Pending ones are left alone.
+   * fresh schedule; pending ones waiting for a later attempt (a receiver's Retry-After may park
+   * them for 24 h) are made due now, with their batch, unless in flight (resend-sql.ts). Criteria
+   * combine with AND; at least one is required so a typo cannot resend everything. Answers how
+   * many notifications it changed.
    */
   async resend(selector: ResendSelector): Promise<number> {
-    const where: string[] = [`status IN ('delivered', 'dead', 'cancelled')`, 'retired_at IS NULL'];
+    const where: string[] = ['retired_at IS NULL'];
     const params: unknown[] = [this.clock.now()];
     const add = (sql: string, value: unknown) => {
       params.push(value);
@@ -65,18 +67,7 @@ export class NotificationOutbox {
     if (selector.from) add('created_at >= ?', selector.from);
     if (selector.to) add('created_at < ?', selector.to);
     if (params.length === 1) throw new Error('resend: give at least one of ids, endToEndIds, from, to');
-    const { rows } = await this.pool.query<{ n: number }>(
-      `WITH resent AS (
-         UPDATE webhook_outbox
-            SET status = 'pending', batch_id = id, attempt_count = 0, next_attempt_at = $1, pending_since = $1, updated_at = $1,
-                lease_until = NULL, lease_token = NULL, delivered_at = NULL, reason = NULL
-          WHERE ${where.join(' AND ')}
-          RETURNING chave, next_attempt_at
-       ), keyed AS (${lowerDueKeys('resent')}
-       )
-       SELECT count(*)::int AS n FROM resent`,
-      params,
-    );
+    const { rows } = await this.pool.query<{ n: number }>(resendSql(where.join(' AND ')), params);
     return rows[0].n;
   }
 

@@ -281,8 +281,11 @@ async function refreshNotifications() {
           h('td', { 'data-label': 'Latency' }, `${a.latencyMs} ms`),
           h('td', { 'data-label': 'Error' }, a.error || '–'),
           h('td', { 'data-label': 'Outcome' }, a.attempt > 1 ? `${a.outcome} (retry ${a.attempt - 1})` : a.outcome))))),
-      h('button', { type: 'button', disabled: n.status === 'pending', onclick: () => resend(n.id) }, 'Resend')))));
+      h('button', { type: 'button', disabled: n.status === 'pending' && !parked(n), onclick: () => resend(n.id) }, 'Resend')))));
 }
+
+/** Pending but waiting for a later attempt (a Retry-After may say 24 h), not in flight: a resend makes it due now. */
+const parked = (n) => Date.parse(n.nextAttemptAt) > Date.now() && !(n.leaseUntil && Date.parse(n.leaseUntil) > Date.now());
 
 async function resend(id) {
   const r = await call('POST', '/notifier/resend', { ids: [id] }, { api: false });
