@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@pix/testing';
+import type { DeliveryConfig } from './config';
 import { notificationIdFor } from './notification-id';
 import { cashIn, FAST, Harness, waitFor } from './testing/harness';
 import { TestReceiver } from './testing/test-receiver';
@@ -28,6 +29,9 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+/** Held answers neither time out nor free their slots as slow while the other worker starts. */
+const GATED = { ...FAST, timeoutMs: 30_000, slowResponseMs: 60_000 };
+
 describe('webhook delivery: two workers in two processes on one database', () => {
   let db: TestDatabase;
   let h: Harness;
@@ -49,12 +53,23 @@ describe('webhook delivery: two workers in two processes on one database', () =>
    * 200 notifications over 10 keys (named with `prefix`), delivered by a worker in a child process
    * and one here racing for the same outbox; returns the POSTs the receivers read.
    */
-  async function race(prefix: string, config: object) {
+  async function race(prefix: string, config: Partial<DeliveryConfig> & { concurrency: number }) {
     const keys = Array.from({ length: 10 }, (_, i) => `${prefix}-${i}`);
     const byKey = new Map<string, TestReceiver>();
+    // One worker alone has at most `concurrency` POSTs open (no slot is freed as slow here): no
+    // answer goes until more are open at once, so both workers are surely sending. Without the
+    // gate, a worker that started late on a loaded machine found the other had sent everything.
+    let open!: () => void;
+    const bothSending = new Promise<void>((resolve) => (open = resolve));
+    const openPosts = () => [...byKey.values()].reduce((n, r) => n + r.inFlight, 0);
     for (const key of keys) {
       // Answers take 5-25 ms so the two workers genuinely race for the queue.
-      const r = await TestReceiver.start({ responder: () => ({ status: 200, delayMs: 5 + Math.floor(Math.random() * 20) }) });
+      const r = await TestReceiver.start({
+        responder: () => {
+          if (openPosts() > config.concurrency) open();
+          return { status: 200, delayMs: 5 + Math.floor(Math.random() * 20), after: bothSending };
+        },
+      });
       receivers.push(r);
       byKey.set(key, r);
       h.registrations.urls.set(key, r.baseUrl);
@@ -97,12 +112,12 @@ describe('webhook delivery: two workers in two processes on one database', () =>
   }
 
   it('200 notifications, batched: each endToEndId is received exactly once, each POST has its own webhook-id, and no key ever has more than 2 requests in flight', async () => {
-    const all = await race('batched', { ...FAST, concurrency: 8, maxInFlightPerKey: 2, maxBatch: 5, pollMs: 10 });
+    const all = await race('batched', { ...GATED, concurrency: 8, maxInFlightPerKey: 2, maxBatch: 5, pollMs: 10 });
     expect(all.every((r) => (JSON.parse(r.body) as { pix: unknown[] }).pix.length <= 5)).toBe(true);
   }, 60_000);
 
   it('200 notifications, one per POST (slots handed over from result to next due in one statement): each once, no key ever more than 2 in flight', async () => {
-    const all = await race('single', { ...FAST, concurrency: 8, maxInFlightPerKey: 2, maxBatch: 1, pollMs: 10 });
+    const all = await race('single', { ...GATED, concurrency: 8, maxInFlightPerKey: 2, maxBatch: 1, pollMs: 10 });
     expect(all).toHaveLength(200);
   }, 60_000);
 });

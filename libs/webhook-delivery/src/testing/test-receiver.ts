@@ -21,6 +21,8 @@ export interface Reply {
   status: number;
   headers?: Record<string, string>;
   delayMs?: number;
+  /** The answer (after `delayMs`) waits for this too. */
+  after?: Promise<void>;
 }
 
 export type Responder = (request: ReceivedRequest, index: number) => Reply;
@@ -91,12 +93,16 @@ export class TestReceiver {
       const answer = () => {
         if (!res.destroyed) res.writeHead(reply.status, reply.headers ?? {}).end();
       };
-      if (!reply.delayMs) return answer();
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        answer();
-      }, reply.delayMs);
-      this.timers.add(timer);
+      const respond = () => {
+        if (!reply.delayMs) return answer();
+        const timer = setTimeout(() => {
+          this.timers.delete(timer);
+          answer();
+        }, reply.delayMs);
+        this.timers.add(timer);
+      };
+      if (reply.after) void reply.after.then(respond);
+      else respond();
     });
   }
 
