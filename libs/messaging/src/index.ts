@@ -1,5 +1,6 @@
 export * from './cash-in-ports';
 export * from './notifier-intake';
+export * from './key-history';
 export * from './notifier-core';
 export * from './notifier-intake.controller';
 export * from './delivery-settings';

@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import type { PixRecebidoMessage } from '@pix/contracts';
 import type { EventStore } from '@pix/event-store';
 import { DeliveryWorker, NotificationOutbox, type DeliveryConfig } from '@pix/webhook-delivery';
+import { EventStoreKeyHistory, type KeyHistory } from './key-history';
 import { EventStoreWebhookRegistrations, notifyCashIns } from './notifier-intake';
 
 export interface NotifierLogger {
@@ -18,12 +19,13 @@ export class NotifierCore {
   private constructor(
     readonly outbox: NotificationOutbox,
     private readonly worker: DeliveryWorker,
+    private readonly keys: KeyHistory,
   ) {}
 
   static async create(pool: Pool, store: EventStore, config: DeliveryConfig, logger: NotifierLogger): Promise<NotifierCore> {
     const outbox = await NotificationOutbox.create(pool);
     const worker = new DeliveryWorker(pool, new EventStoreWebhookRegistrations(store), config, { now: () => new Date() }, logger);
-    return new NotifierCore(outbox, worker);
+    return new NotifierCore(outbox, worker, new EventStoreKeyHistory(store));
   }
 
   /**
@@ -32,7 +34,7 @@ export class NotifierCore {
    * (ADR 7): a key that is being paid and notified steadily costs no read per Kafka batch.
    */
   handleBatch = async (batch: PixRecebidoMessage[]): Promise<void> => {
-    await notifyCashIns(batch, { urlFor: (chave) => this.worker.webhookUrlFor(chave) }, this.worker);
+    await notifyCashIns(batch, { urlFor: (chave) => this.worker.webhookUrlFor(chave) }, this.keys, this.worker);
   };
 
   start(): Promise<void> {

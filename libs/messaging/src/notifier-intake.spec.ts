@@ -1,5 +1,7 @@
 import type { PixRecebidoMessage } from '@pix/contracts';
 import type { PixNotificationInput } from '@pix/webhook-delivery';
+import { chaveDecider, type ChaveEvent, type ChaveState } from '@pix/domain';
+import type { KeyHistory } from './key-history';
 import { notifyCashIns } from './notifier-intake';
 
 const pix = (n: number, chave: string, txid: string | null = `txid${n}`.padEnd(26, '0')): PixRecebidoMessage => ({
@@ -12,6 +14,11 @@ const pix = (n: number, chave: string, txid: string | null = `txid${n}`.padEnd(2
   pagador: { cpf: '12345678909', nome: 'Fulano' },
 });
 
+/** A key's history from its claims and releases, as its stream folds them. */
+const history = (...events: [ChaveEvent['type'], string, string][]): ChaveState =>
+  events.map(([type, recebedorId, em]) => ({ type, data: { chave: 'k', recebedorId, em } }) as ChaveEvent).reduce(chaveDecider.evolve, chaveDecider.initialState);
+const neverClaimed: KeyHistory = { of: async () => chaveDecider.initialState };
+
 describe('notifier intake (a batch)', () => {
   it('reads each key once, keeps Pix with a txid whose key has a webhook, and stores them in one call, in order', async () => {
     const asked: string[] = [];
@@ -19,7 +26,7 @@ describe('notifier intake (a batch)', () => {
     const calls: PixNotificationInput[][] = [];
     const sink = { enqueueMany: async (inputs: PixNotificationInput[]) => (calls.push(inputs), { created: inputs.length }) };
     const batch = [pix(1, 'a'), pix(2, 'no-hook'), pix(3, 'a', null), pix(4, 'b'), pix(5, 'a')];
-    expect(await notifyCashIns(batch, registrations, sink)).toEqual({ created: 3 });
+    expect(await notifyCashIns(batch, registrations, neverClaimed, sink)).toEqual({ created: 3 });
     expect(asked.sort()).toEqual(['a', 'b', 'no-hook']);
     expect(calls).toHaveLength(1);
     expect(calls[0].map((c) => c.endToEndId)).toEqual([batch[0], batch[3], batch[4]].map((m) => m.endToEndId));
@@ -29,7 +36,21 @@ describe('notifier intake (a batch)', () => {
 
   it('stores nothing (and asks no sink) when no Pix qualifies', async () => {
     const sink = { enqueueMany: jest.fn() };
-    expect(await notifyCashIns([pix(1, 'x', null)], { urlFor: async () => 'https://example.com' }, sink)).toEqual({ created: 0 });
+    expect(await notifyCashIns([pix(1, 'x', null)], { urlFor: async () => 'https://example.com' }, neverClaimed, sink)).toEqual({ created: 0 });
     expect(sink.enqueueMany).not.toHaveBeenCalled();
+  });
+
+  it("tells the key's current holder only of Pix paid while it held the key: a lagging intake never hands a former holder's Pix to the new one", async () => {
+    // loja1 held 'k' until 10:00; loja2 has held it since 10:05 and registered the webhook now found.
+    const moved = history(['ChaveReivindicada', 'loja1', '2026-11-22T08:00:00.000Z'], ['ChaveLiberada', 'loja1', '2026-11-22T10:00:00.000Z'], ['ChaveReivindicada', 'loja2', '2026-11-22T10:05:00.000Z']);
+    const at = (n: number, horario: string) => ({ ...pix(n, 'k'), horario });
+    const batch = [at(1, '2026-11-22T09:59:59.999Z'), at(2, '2026-11-22T10:02:00.000Z'), at(3, '2026-11-22T10:05:00.000Z'), at(4, '2026-11-22T11:00:00.000Z')];
+    const calls: PixNotificationInput[][] = [];
+    const sink = { enqueueMany: async (inputs: PixNotificationInput[]) => (calls.push(inputs), { created: inputs.length }) };
+    expect(await notifyCashIns(batch, { urlFor: async () => 'https://loja2.example.com' }, { of: async () => moved }, sink)).toEqual({ created: 2 });
+    expect(calls[0].map((c) => c.endToEndId)).toEqual([batch[2].endToEndId, batch[3].endToEndId]);
+    // Released and not claimed again: no current holder, nobody is told.
+    const released = history(['ChaveReivindicada', 'loja1', '2026-11-22T08:00:00.000Z'], ['ChaveLiberada', 'loja1', '2026-11-22T10:00:00.000Z']);
+    expect(await notifyCashIns(batch, { urlFor: async () => 'https://loja1.example.com' }, { of: async () => released }, sink)).toEqual({ created: 0 });
   });
 });

@@ -2,6 +2,7 @@ import type { PixRecebidoMessage } from '@pix/contracts';
 import { toOfficialPix, webhookDecider, webhookStreamId, type WebhookEvent } from '@pix/domain';
 import { aggregateStream, streamType, type EventStore } from '@pix/event-store';
 import type { PixNotificationInput } from '@pix/webhook-delivery';
+import { paidToCurrentHolder, type KeyHistory } from './key-history';
 
 /** The key's webhook stream, typed by its aggregate's events (ADR 14). */
 const webhookStream = streamType<WebhookEvent, [string]>({ WebhookConfigurado: true, WebhookRemovido: true }, webhookStreamId);
@@ -21,18 +22,27 @@ export interface NotificationSink {
 }
 
 /**
- * The notifier's intake: every Pix of the batch with a txid whose key has a webhook becomes one
- * stored notification (idempotent by endToEndId), all in one statement; each distinct key's
- * webhook is read once per batch. The webhook is checked again at every delivery, so one
- * removed meanwhile gets nothing more.
+ * The notifier's intake: every Pix of the batch with a txid whose key has a webhook, paid while
+ * the key's current holder held it, becomes one stored notification (idempotent by endToEndId),
+ * all in one statement; each distinct key's webhook and history are read once per batch. A Pix
+ * paid to the key's former holder is not told to the new one (ADR 9). The webhook is checked
+ * again at every delivery, so one removed meanwhile gets nothing more.
  */
-export async function notifyCashIns(batch: PixRecebidoMessage[], registrations: Pick<EventStoreWebhookRegistrations, 'urlFor'>, sink: NotificationSink): Promise<{ created: number }> {
+export async function notifyCashIns(
+  batch: PixRecebidoMessage[],
+  registrations: Pick<EventStoreWebhookRegistrations, 'urlFor'>,
+  keys: KeyHistory,
+  sink: NotificationSink,
+): Promise<{ created: number }> {
   const withTxid = batch.filter((m) => m.txid);
-  const keys = [...new Set(withTxid.map((m) => m.chave))];
-  const urls = await Promise.all(keys.map((chave) => registrations.urlFor(chave)));
-  const registered = new Set(keys.filter((_, i) => urls[i] !== undefined));
+  const chaves = [...new Set(withTxid.map((m) => m.chave))];
+  const [urls, histories] = await Promise.all([Promise.all(chaves.map((chave) => registrations.urlFor(chave))), Promise.all(chaves.map((chave) => keys.of(chave)))]);
+  const byKey = new Map(chaves.map((chave, i) => [chave, { url: urls[i], history: histories[i] }]));
   const inputs = withTxid
-    .filter((m) => registered.has(m.chave))
+    .filter((m) => {
+      const key = byKey.get(m.chave)!;
+      return key.url !== undefined && paidToCurrentHolder(key.history, m.horario);
+    })
     .map(({ versao: _v, ...pix }) => ({ endToEndId: pix.endToEndId, chave: pix.chave, txid: pix.txid!, pix: toOfficialPix(pix) }));
   return inputs.length > 0 ? sink.enqueueMany(inputs) : { created: 0 };
 }

@@ -1,4 +1,4 @@
-import { pixKeyType, type PixScope, type Recebedor } from '@pix/domain';
+import { holderAt, pixKeyType, type ChaveState, type PixScope, type Recebedor } from '@pix/domain';
 import type { EventStore } from '@pix/event-store';
 import type { ReceiverDirectory } from '../shared/ports';
 import { loadChave, loadCliente, loadRecebedor } from './access-streams';
@@ -21,7 +21,7 @@ export interface ClientRecord {
  */
 export class AccessDirectory implements ReceiverDirectory {
   private readonly receivers: TtlCache<Recebedor | undefined>;
-  private readonly owners: TtlCache<string | undefined>;
+  private readonly keys: TtlCache<ChaveState>;
   private readonly clients: TtlCache<ClientRecord | undefined>;
 
   constructor(
@@ -30,7 +30,7 @@ export class AccessDirectory implements ReceiverDirectory {
     now: () => number = Date.now,
   ) {
     this.receivers = new TtlCache(cacheMs, now);
-    this.owners = new TtlCache(cacheMs, now);
+    this.keys = new TtlCache(cacheMs, now);
     this.clients = new TtlCache(cacheMs, now);
   }
 
@@ -38,14 +38,17 @@ export class AccessDirectory implements ReceiverDirectory {
     return this.receivers.get(id, async () => toRecebedor(await loadRecebedor(this.store, id)));
   }
 
-  /** The key's holder, when that receiver also lists it (a half-done add or remove counts as no owner). */
-  ownerOfChave(chave: string): Promise<string | undefined> {
-    if (pixKeyType(chave) === null) return Promise.resolve(undefined);
-    return this.owners.get(chave, async () => {
-      const { dono } = await loadChave(this.store, chave);
-      if (dono === undefined) return undefined;
-      return (await this.recebedor(dono))?.chaves.includes(chave) ? dono : undefined;
-    });
+  /**
+   * The key's holder now, or at `at` (a Pix's horario: a cash-in read after the key moved is the
+   * former holder's, ADR 9). The holder now counts only when that receiver also lists the key (a
+   * half-done add or remove is no owner); a former holding is history, closed by its release.
+   */
+  async ownerOfChave(chave: string, at?: Date): Promise<string | undefined> {
+    if (pixKeyType(chave) === null) return undefined;
+    const state = await this.keys.get(chave, () => loadChave(this.store, chave));
+    const holder = at ? holderAt(state, at) : state.dono;
+    if (holder === undefined || holder !== state.dono) return holder;
+    return (await this.recebedor(holder))?.chaves.includes(chave) ? holder : undefined;
   }
 
   /** `fresh` reads the stream now (the token endpoint) and refreshes the cached entry. */

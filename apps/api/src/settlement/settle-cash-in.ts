@@ -66,7 +66,8 @@ export class SettleCashIn {
   async handle(message: PixRecebidoMessage, correlationId?: string): Promise<void> {
     const { versao: _v, ...fields } = message;
     const pix: PixRecebido = fields;
-    const owner = (await this.directory.ownerOfChave(pix.chave)) ?? null;
+    // The key's holder when it was paid: a cash-in read after the key moved is its former holder's (ADR 9).
+    const owner = (await this.directory.ownerOfChave(pix.chave, new Date(pix.horario))) ?? null;
     // A Pix is new but on a redelivery: decided as new without reading, and read only if the append finds it there.
     const recorded = await handleCommand(
       this.store,

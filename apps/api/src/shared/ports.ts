@@ -16,6 +16,6 @@ export interface LocationIds {
 export interface ReceiverDirectory {
   /** The receiver with its current keys, or undefined when there is none by that id. */
   recebedor(id: string): Promise<Recebedor | undefined>;
-  /** The receiver that owns a Pix key here, or undefined when none does. */
-  ownerOfChave(chave: string): Promise<string | undefined>;
+  /** The receiver that owns a Pix key here (at `at`, when given: a Pix's horario), or undefined when none does. */
+  ownerOfChave(chave: string, at?: Date): Promise<string | undefined>;
 }

@@ -1,4 +1,4 @@
-import { chaveDecider, type ChaveCommand, type ChaveEvent } from '..';
+import { chaveDecider, holderAt, type ChaveCommand, type ChaveEvent, type ChaveState } from '..';
 import { deciderSpec } from '../testing/decider-spec';
 
 const spec = deciderSpec(chaveDecider);
@@ -25,5 +25,25 @@ describe('Pix key claim decider', () => {
 
   it('refuses what is not a Pix key (a CPF with wrong check digits)', () => {
     spec.given([]).when(claim('loja1', '12345678900')).thenThrows('ChaveInvalida', ['chave']);
+  });
+
+  it('knows who held the key at any instant: a Pix belongs to the holder at its horario (the first holder before any claim, nobody in a gap)', () => {
+    const at = (iso: string) => new Date(iso);
+    const event = (type: ChaveEvent['type'], recebedorId: string, em: string): ChaveEvent => ({ type, data: { chave, recebedorId, em } }) as ChaveEvent;
+    const history = [
+      event('ChaveReivindicada', 'loja1', '2026-11-01T00:00:00.000Z'),
+      event('ChaveLiberada', 'loja1', '2026-11-10T00:00:00.000Z'),
+      event('ChaveReivindicada', 'loja2', '2026-11-12T00:00:00.000Z'),
+    ];
+    const state = history.reduce<ChaveState>((s, e) => chaveDecider.evolve(s, e), chaveDecider.initialState);
+    expect(state.dono).toBe('loja2');
+    expect(holderAt(state, at('2026-10-31T23:59:59.999Z'))).toBe('loja1'); // older than the key's first claim here: came with it
+    expect(holderAt(state, at('2026-11-01T00:00:00.000Z'))).toBe('loja1');
+    expect(holderAt(state, at('2026-11-09T23:59:59.999Z'))).toBe('loja1');
+    expect(holderAt(state, at('2026-11-10T00:00:00.000Z'))).toBeUndefined(); // released: nobody's until loja2 claims it
+    expect(holderAt(state, at('2026-11-12T00:00:00.000Z'))).toBe('loja2');
+    expect(holderAt(state, at('2030-01-01T00:00:00.000Z'))).toBe('loja2');
+    expect(holderAt(state, new Date(Number.NaN))).toBeUndefined();
+    expect(holderAt(chaveDecider.initialState, at('2026-11-05T00:00:00.000Z'))).toBeUndefined();
   });
 });
