@@ -35,28 +35,20 @@ export function parseStrictJson(text: string, maxDepth = MAX_JSON_DEPTH): unknow
  * or a lone surrogate. Every text of the contract is a single line shown to a payer by their bank
  * or written to logs (ADR 10); NUL and lone surrogates cannot even be stored.
  */
-export function hasRefusedText(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const next = s.charCodeAt(i + 1);
-      if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
-      i++;
-    } else if (c >= 0xdc00 && c <= 0xdfff) return true;
-  }
-  return false;
-}
+export const hasRefusedText = (s: string): boolean => hasLoneSurrogateOr(s, (c) => c < 0x20 || (c >= 0x7f && c <= 0x9f));
 
 /**
  * U+0000 or a UTF-16 surrogate without its pair: text no database column can keep as sent. What
  * Kafka cash-ins are held to: a payer's infoPagador comes from another bank with money already
  * moved, so only what cannot be stored is refused there.
  */
-export function hasUnstorableText(s: string): boolean {
+export const hasUnstorableText = (s: string): boolean => hasLoneSurrogateOr(s, (c) => c === 0);
+
+/** Whether `s` has a code unit `refused` names, or a UTF-16 surrogate without its pair. */
+function hasLoneSurrogateOr(s: string, refused: (c: number) => boolean): boolean {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c === 0) return true;
+    if (refused(c)) return true;
     if (c >= 0xd800 && c <= 0xdbff) {
       const next = s.charCodeAt(i + 1);
       if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
