@@ -108,6 +108,32 @@ describe('lotecobv: the batch rules', () => {
     expect(b.body.type).toBe(`${PROBLEM}LoteCobVOperacaoInvalida`);
   });
 
+  it('a request naming a location of its receiver (POST /loc) claims it, as PUT /cobv does; one taken or absent is denied saying which', async () => {
+    const newLoc = async () => (await api.request('POST', '/loc', { tipoCob: 'cobv' })).body.id as number;
+    const [free, taken] = [await newLoc(), await newLoc()];
+    const holder = newTxid('h');
+    expect((await api.request('PUT', `/cobv/${holder}`, validCobV({ loc: { id: taken } }))).status).toBe(201);
+    const [claims, late, nowhere] = [newTxid('l'), newTxid('l'), newTxid('l')];
+    const id = loteId();
+    const cobsv = [
+      { txid: claims, ...validCobV({ loc: { id: free } }) },
+      { txid: late, ...validCobV({ loc: { id: taken } }) },
+      { txid: nowhere, ...validCobV({ loc: { id: 2_000_000_000 } }) },
+    ];
+    expect((await api.request('PUT', `/lotecobv/${id}`, { descricao: 'Com locations', cobsv })).status).toBe(202);
+    const lote = await settledBatch(api, id);
+    expect(lote.cobsv.map((c: any) => [c.txid, c.status])).toEqual([
+      [claims, 'CRIADA'],
+      [late, 'NEGADA'],
+      [nowhere, 'NEGADA'],
+    ]);
+    expect(lote.cobsv[1].problema.violacoes).toEqual([{ razao: 'O location referenciado por cobv.loc.id já está vinculado a outra cobrança.', propriedade: 'cobv.loc.id', valor: String(taken) }]);
+    expect(lote.cobsv[2].problema.violacoes).toEqual([{ razao: 'O location referenciado por cobv.loc.id inexiste.', propriedade: 'cobv.loc.id', valor: '2000000000' }]);
+    expect((await api.request('GET', `/cobv/${claims}`)).body.loc).toMatchObject({ id: free, tipoCob: 'cobv' });
+    expect((await api.request('GET', `/loc/${free}`)).body).toMatchObject({ id: free, txid: claims });
+    expect((await api.request('GET', `/loc/${taken}`)).body).toMatchObject({ id: taken, txid: holder });
+  });
+
   it('PATCH revises a subset; a txid outside the original set is refused', async () => {
     const id = loteId();
     const txids = [newTxid('p'), newTxid('p')];

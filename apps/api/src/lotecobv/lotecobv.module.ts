@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LocModule } from '../loc/loc.module';
 import { GetLoteCobVController } from './get-lotecobv/get-lotecobv.controller';
 import { GetLoteCobVHandler } from './get-lotecobv/get-lotecobv.handler';
 import { ListLoteCobVController } from './list-lotecobv/list-lotecobv.controller';
@@ -11,6 +12,7 @@ import { PutLoteCobVController } from './put-lotecobv/put-lotecobv.controller';
 import { PutLoteCobVHandler } from './put-lotecobv/put-lotecobv.handler';
 
 @Module({
+  imports: [LocModule],
   controllers: [ListLoteCobVController, GetLoteCobVController, PutLoteCobVController, PatchLoteCobVController],
   providers: [LoteCobVWriter, PutLoteCobVHandler, PatchLoteCobVHandler, GetLoteCobVHandler, ListLoteCobVHandler, LoteCobVProcessor],
 })

@@ -2,7 +2,7 @@ import { DomainError, type Violation } from '../errors';
 import { decideCobV } from '../cobv/decide';
 import type { CobVEvent } from '../cobv/events';
 import type { CobVState } from '../cobv/state';
-import type { CobVInput, CobVPatchInput, Recebedor } from '../cobv/types';
+import type { CobVInput, CobVPatchInput, LocationReferenciada, PayloadLocation, Recebedor } from '../cobv/types';
 import type { ProblemaSolicitacao, ViaLote } from './events';
 
 export interface SolicitacaoEmProcessamento {
@@ -15,6 +15,10 @@ export interface SolicitacaoEmProcessamento {
   /** The batch's receiver as it is now; undefined when it is no longer registered. */
   recebedor: Recebedor | undefined;
   novaLocation?: { id: number; location: string };
+  /** The location `loc.id` names, claimed for this charge (a new charge naming one, as PUT /cobv). */
+  locationSolicitada?: PayloadLocation;
+  /** What a `loc.id` this request cannot use names: the reason it is denied. */
+  locationReferenciada?: LocationReferenciada;
 }
 
 export type DecisaoSolicitacao =
@@ -50,9 +54,19 @@ export function decideSolicitacaoLote(s: SolicitacaoEmProcessamento, charge: Cob
   try {
     const eventos =
       s.via === 'REVISAO_PATCH'
-        ? decideCobV({ type: 'RevisarCobV', txid: s.txid, input: s.entrada.input, now: s.now, recebedor }, charge)
+        ? decideCobV({ type: 'RevisarCobV', txid: s.txid, input: s.entrada.input, now: s.now, recebedor, locationReferenciada: s.locationReferenciada }, charge)
         : decideCobV(
-            { type: 'CriarOuAlterarCobV', txid: s.txid, input: s.entrada.input, now: s.now, recebedor, novaLocation: s.novaLocation, loteCobVId: Number(s.loteCobVId) },
+            {
+              type: 'CriarOuAlterarCobV',
+              txid: s.txid,
+              input: s.entrada.input,
+              now: s.now,
+              recebedor,
+              novaLocation: s.novaLocation,
+              locationSolicitada: s.locationSolicitada,
+              locationReferenciada: s.locationReferenciada,
+              loteCobVId: Number(s.loteCobVId),
+            },
             charge,
           );
     return { status: 'CRIADA', eventos };

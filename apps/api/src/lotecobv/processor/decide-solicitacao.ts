@@ -17,8 +17,9 @@ import {
 import { handleCommand, type EventStore, type GlobalPosition } from '@pix/event-store';
 import type { SolicitacaoLoteRow } from '@pix/read-models';
 import { deterministicId } from '../../shared/deterministic-id';
-import type { Clock, LocationIds } from '../../shared/ports';
+import type { Clock } from '../../shared/ports';
 import { cobvStream, lotecobvStream } from '../../shared/streams';
+import { withLocation, type ItemLocations } from './item-location';
 
 type Outcome = { status: 'CRIADA' | 'NEGADA'; criacao?: string; problema?: ProblemaSolicitacao };
 type RequestCommand = { done: true } | { done: false; solicitacao: SolicitacaoEmProcessamento };
@@ -26,7 +27,7 @@ type RequestCommand = { done: true } | { done: false; solicitacao: SolicitacaoEm
 export interface ProcessorDeps {
   store: EventStore;
   clock: Clock;
-  locations: LocationIds;
+  locations: ItemLocations;
 }
 
 /**
@@ -64,18 +65,15 @@ export async function decideSolicitacao(deps: ProcessorDeps, recebedor: Recebedo
       // Already decided before a crash: the charge event carries this request's id.
       if (recorded.some((e) => e.id === chargeEventId)) return { done: true };
       const shape = item.via === 'REVISAO_PATCH' ? validateBody(CobVRevisadaDto, item.corpo) : validateBody(CobVSolicitadaDto, item.corpo);
-      return {
-        done: false,
-        solicitacao: {
-          loteCobVId: item.loteCobVId,
-          txid: item.txid,
-          via: item.via,
-          entrada: shape.value ? { input: shape.value as CobVInput } : { violacoes: shape.violacoes },
-          now: deps.clock.now(),
-          recebedor,
-          novaLocation: charge.exists ? undefined : await deps.locations.next(),
-        },
+      const solicitacao: SolicitacaoEmProcessamento = {
+        loteCobVId: item.loteCobVId,
+        txid: item.txid,
+        via: item.via,
+        entrada: shape.value ? { input: shape.value as CobVInput } : { violacoes: shape.violacoes },
+        now: deps.clock.now(),
+        recebedor,
       };
+      return { done: false, solicitacao: await withLocation(solicitacao, charge, item.recebedorId, deps.locations) };
     },
     { eventId: (_revision, index) => (index === 0 ? chargeEventId : deterministicId(`${key}:cobv:${index}`)), maxAttempts: 50 },
   );

@@ -8,6 +8,8 @@ import type { Projections } from '../../infrastructure/projections';
 import { CLOCK, CONFIG, EVENT_STORE, LOCATION_IDS, PROJECTIONS, READ_DB, RECEIVER_DIRECTORY } from '../../infrastructure/tokens';
 import { mapWithConcurrency } from '../../shared/map-with-concurrency';
 import type { Clock, LocationIds, ReceiverDirectory } from '../../shared/ports';
+import { LocWriter } from '../../loc/loc-writer';
+import { referencedLocation } from '../../loc/referenced-location';
 import { BatchProgressLog } from './batch-progress-log';
 import { decideSolicitacao, recordDecisions, type ProcessorDeps } from './decide-solicitacao';
 
@@ -44,8 +46,18 @@ export class LoteCobVProcessor implements OnApplicationBootstrap, OnApplicationS
     @Inject(CLOCK) clock: Clock,
     @Inject(LOCATION_IDS) locations: LocationIds,
     @Inject(RECEIVER_DIRECTORY) private readonly directory: ReceiverDirectory,
+    locs: LocWriter,
   ) {
-    this.deps = { store, clock, locations };
+    this.deps = {
+      store,
+      clock,
+      locations: {
+        next: () => locations.next(),
+        read: (recebedorId, id) => locs.read(recebedorId, id),
+        claim: (recebedorId, id, txid) => locs.claim(recebedorId, id, txid),
+        referenced: (recebedorId, id, usable) => referencedLocation(db, recebedorId, id, usable),
+      },
+    };
     this.progress = new BatchProgressLog(db, this.logger);
   }
 
