@@ -1,6 +1,6 @@
 import { ProblemError } from '@pix/contracts';
 import type { CobVRow } from '@pix/read-models';
-import { cobvPayload } from './cobv-payload';
+import { cobvPayload, readPayloadQuery } from './cobv-payload';
 
 /** A charge as a version without the wire-limit rule stored it: 9999999999.99 with fines, or with 1% a day off. */
 const row = (valor: CobVRow['cobranca']['valor'], dataDeVencimento = '2027-01-04'): CobVRow =>
@@ -37,5 +37,25 @@ describe('cobvPayload: dates a stored charge cannot be paid on', () => {
     const free = row({ original: 10_000, desconto: { modalidade: 5, valorPerc: 200 } }, '2027-07-01');
     expect(problemOf(() => cobvPayload(free, { dpp: '2026-11-26', now }))).toEqual(['CobPayloadOperacaoInvalida', ['DPP']]);
     expect((cobvPayload(free, { dpp: '2027-06-21', now }).valor as { final: string }).final).toBe('80.00');
+  });
+});
+
+describe('the payer bank’s query: codMun and DPP', () => {
+  it('refuses a codMun that is no IBGE municipality (its first two digits are no state), with the contract’s violation', () => {
+    for (const codMun of ['0000000', '9999999', '0000001']) expect(problemOf(() => readPayloadQuery({ codMun }, '2026-11-26'))).toEqual(['CobPayloadOperacaoInvalida', ['codMun']]);
+    expect(readPayloadQuery({ codMun: '3509502' }, '2026-11-26')).toEqual({ dpp: '2026-11-26', dppGiven: false, codMun: '3509502' });
+  });
+
+  it('prices a payer anywhere in São Paulo state with its state holiday: due on 07-09, paid the next business day, no fine', () => {
+    const fined = row({ original: 10_000, multa: { modalidade: 2, valorPerc: 200 }, juros: { modalidade: 2, valorPerc: 10 } }, '2027-07-09');
+    const final = (codMun?: string) => (cobvPayload(fined, { dpp: '2027-07-12', now, ...(codMun ? { codMun } : {}) }).valor as { final: string }).final;
+    expect([final('3550308'), final('3509502'), final('3518800')]).toEqual(['100.00', '100.00', '100.00']);
+    expect(final()).toBe('102.30'); // nationally 07-09 is a business day: 2% fine, 0.10% a day for 3 days
+  });
+
+  it('answers an expired charge asked without DPP as not found (the contract’s liberty), and a DPP past validity as invalid', () => {
+    const expired = row({ original: 10_000 }, '2026-10-01'); // 30 days of validity: last payable 2026-10-31
+    expect(problemOf(() => cobvPayload(expired, { dpp: '2026-11-26', dppGiven: false, now }))).toEqual(['CobPayloadNaoEncontrado', []]);
+    expect(problemOf(() => cobvPayload(expired, { dpp: '2026-11-26', dppGiven: true, now }))).toEqual(['CobPayloadOperacaoInvalida', ['DPP']]);
   });
 });

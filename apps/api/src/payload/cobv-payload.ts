@@ -1,5 +1,5 @@
 import { ProblemError, type Violacao } from '@pix/contracts';
-import { amountDue, compareDates, formatMoney, isValidIsoDate, MAX_WIRE_CENTS, type AmountDue, type AmountDueInput, type DueChargeValue } from '@pix/domain';
+import { amountDue, compareDates, formatMoney, isIbgeMunicipalityCode, isValidIsoDate, MAX_WIRE_CENTS, type AmountDue, type AmountDueInput, type DueChargeValue } from '@pix/domain';
 import type { CobVRow } from '@pix/read-models';
 
 /** The query of GET /cobv/{pixUrlAccessToken}, as Fastify hands it over (a repeated name is an array). */
@@ -17,20 +17,23 @@ export const payloadNotFound = (detail = 'A cobrança em questão não foi encon
   new ProblemError('CobPayloadNaoEncontrado', detail);
 
 /** DPP and codMun checked as the contract lists CobPayloadOperacaoInvalida's violations. */
-export function readPayloadQuery(query: PayloadQuery, today: string): { dpp: string; codMun?: string } {
+export function readPayloadQuery(query: PayloadQuery, today: string): { dpp: string; dppGiven: boolean; codMun?: string } {
   const { DPP, codMun } = query;
   if (DPP !== undefined && (typeof DPP !== 'string' || !isValidIsoDate(DPP))) throw invalid('DPP não respeita o _schema_: informe uma data YYYY-MM-DD.', 'DPP', DPP);
   if (codMun !== undefined && (typeof codMun !== 'string' || !/^\d{7}$/.test(codMun))) throw invalid('codMun não respeita o _schema_: informe o código IBGE de 7 dígitos.', 'codMun', codMun);
+  // The contract's own violation: "codMun não é um código válido segundo a tabela de municípios do IBGE".
+  if (codMun !== undefined && !isIbgeMunicipalityCode(codMun))
+    throw invalid('codMun não é um código válido segundo a tabela de municípios do IBGE: os dois primeiros dígitos não são o código de uma Unidade da Federação.', 'codMun', codMun);
   const dpp = (DPP as string | undefined) ?? today;
   if (compareDates(dpp, today) < 0) throw invalid(`DPP anterior ao momento presente (hoje é ${today}).`, 'DPP', dpp);
-  return { dpp, ...(codMun !== undefined ? { codMun: codMun as string } : {}) };
+  return { dpp, dppGiven: DPP !== undefined, ...(codMun !== undefined ? { codMun: codMun as string } : {}) };
 }
 
 /**
  * The `CobVPayload` of an active charge for payment on `dpp`: what the payer's bank shows and
  * pays. Amounts come from the domain's amountDue (the same rules as settlement and the sandbox).
  */
-export function cobvPayload(row: CobVRow, at: { dpp: string; codMun?: string; now: Date }): Record<string, unknown> {
+export function cobvPayload(row: CobVRow, at: { dpp: string; dppGiven?: boolean; codMun?: string; now: Date }): Record<string, unknown> {
   const c = row.cobranca;
   const input: AmountDueInput = {
     valor: c.valor as DueChargeValue,
@@ -40,6 +43,9 @@ export function cobvPayload(row: CobVRow, at: { dpp: string; codMun?: string; no
     ...(at.codMun !== undefined ? { codMun: at.codMun } : {}),
   };
   const due = amountDueOrRefuse(input, at.dpp);
+  // Past its last payable date with no DPP asked: the charge is expired, which the contract lets
+  // the PSP answer with CobPayloadNaoEncontrado (the payer sent no DPP to be told is invalid).
+  if (!due && at.dppGiven === false) throw payloadNotFound('A cobrança desta location está vencida: passou do último dia em que podia ser paga.');
   if (!due) throw invalid('DPP superior à validade da cobrança (calendario.dataDeVencimento e calendario.validadeAposVencimento).', 'DPP', at.dpp);
   const valor = wireValor(due, at.dpp);
   // The tenant id and key list are ours, not the contract's.

@@ -27,6 +27,17 @@ describe('cobv valor: payable on every date (amounts in the wire form, 999999999
     spec.given([]).when(put(body(valor))).thenThrows('CobVOperacaoInvalida', ['cobv.valor']);
   });
 
+  it("checks every payer's calendar: a São Paulo holiday on the due date adds a day of anticipation there", () => {
+    // Due Mon 2027-01-25 (São Paulo's anniversary), 1.00 off per calendar day early on 61.00: paid
+    // today nationally 60.00 off, but for a payer in São Paulo the due date is Tue 26: 61.00 off.
+    const valor = { original: '61.00', desconto: { modalidade: 3, valorPerc: '1.00' } };
+    spec.given([]).when(put(body(valor, '2027-01-25', 0))).thenThrows('CobVOperacaoInvalida', ['cobv.valor.desconto']);
+    expect(unpayableValor({ dataDeVencimento: '2027-01-25', validadeAposVencimento: 0 }, { original: 6100, desconto: { modalidade: 3, valorPerc: 100 } } as never, '2026-11-26')).toEqual([
+      expect.objectContaining({ propriedade: 'cobv.valor.desconto', razao: expect.stringContaining('valor final zero em 2026-11-26') }),
+    ]);
+    spec.given([]).when(put(body({ original: '62.00', desconto: { modalidade: 3, valorPerc: '1.00' } }, '2027-01-25', 0))).then((e) => expect(e).toHaveLength(1));
+  });
+
   it('checks a charge that never expires up to 9999-12-31, the last date its location serves', () => {
     // 34.34 a day from 2026-12-01 passes the limit during year 9999 only (an audit found 9998-12-31 was the last date checked).
     const valor = { original: '100.00', juros: { modalidade: 1, valorPerc: '3434.36' } };

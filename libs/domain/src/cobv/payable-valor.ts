@@ -1,5 +1,5 @@
 import type { Violation } from '../errors';
-import { adjustedDueDate, amountDue, compareDates, daysBetween, lastDayOfValidity, MAX_WIRE_CENTS, type AmountDue, type DueChargeValue } from '../shared';
+import { adjustedDueDate, amountDue, calendarFor, compareDates, daysBetween, DISTINCT_LOCAL_CALENDARS, lastDayOfValidity, MAX_WIRE_CENTS, type AmountDue, type DueChargeValue } from '../shared';
 import type { CobVContent } from './types';
 
 /** The last date a charge that never expires can be paid (its location serves DPP up to it). */
@@ -15,42 +15,53 @@ const PERCENT = 10_000;
  * take it all: nobody can pay 0.00). Either way its location could serve nothing payable, so it
  * is refused up front. The extremes suffice: discounts are largest on the first date it can be
  * paid (`today`) or on a fixed-date tier's own date, juros and multa on the last payable date.
- * The national calendar has the fewest holidays, so the most business days: the widest case.
+ * Each payer's calendar moves those dates (a holiday where the payer is moves the due date, and
+ * with it days of anticipation or of juros), so every calendar we know is checked: the national
+ * one and each state's and municipality's of the built-in table (DISTINCT_LOCAL_CALENDARS).
  */
 export function unpayableValor(calendario: CobVContent['calendario'], valor: CobVContent['valor'], today: string): Violation[] {
   // Nearly every charge is far from both limits: bounds in a few multiplications spare it the dates.
   const { upper, lower } = bounds(calendario, valor, today);
   if (upper <= MAX_WIRE_CENTS && lower > 0) return [];
-  const due = calendario.dataDeVencimento;
-  const validade = calendario.validadeAposVencimento;
-  const last = lastDayOfValidity(due, validade) ?? FAR_END;
-  const tiers = valor.desconto?.descontoDataFixa?.map((d) => d.data) ?? [];
-  const dates = [today, adjustedDueDate(due), ...tiers, last].filter((d) => compareDates(d, today) >= 0 && compareDates(d, last) <= 0);
-  const at = (paymentDate: string): AmountDue | null | 'overflow' => {
-    try {
-      return amountDue({ valor: valor as DueChargeValue, dataDeVencimento: due, validadeAposVencimento: validade, paymentDate });
-    } catch (error) {
-      if (error instanceof RangeError) return 'overflow';
-      throw error;
-    }
-  };
-  const amounts = dates.map(at);
+  const found = [undefined, ...DISTINCT_LOCAL_CALENDARS].map((codMun) => limitsFor(calendario, valor, today, codMun));
   const v: Violation[] = [];
-  if (amounts.some((a) => a === 'overflow' || (a !== null && (Object.keys(a) as (keyof AmountDue)[]).some((k) => a[k] > MAX_WIRE_CENTS))))
+  if (found.some((f) => f.overflow))
     v.push({
       razao: `O objeto cobv.valor resulta, em alguma data em que a cobrança pode ser paga, em valores (juros, multa, desconto ou final) maiores que ${MAX_WIRE_CENTS / 100}, o máximo representável.`,
       propriedade: 'cobv.valor',
     });
-  const zeroOn = dates.find((_, i) => {
-    const a = amounts[i];
-    return a !== null && a !== 'overflow' && a.final <= 0;
-  });
+  const zeroOn = found.find((f) => f.zeroOn !== undefined)?.zeroOn;
   if (zeroOn)
     v.push({
       razao: `O objeto cobv.valor resulta em valor final zero em ${zeroOn}: descontos e abatimento somados alcançam o valor devido, e não há o que pagar.`,
       propriedade: 'cobv.valor.desconto',
     });
   return v;
+}
+
+/** For a payer whose calendar is `codMun`'s: whether some payable date overflows the wire form, and the first whose final is zero. */
+function limitsFor(calendario: CobVContent['calendario'], valor: CobVContent['valor'], today: string, codMun: string | undefined): { overflow: boolean; zeroOn?: string } {
+  const calendar = calendarFor(codMun);
+  const due = calendario.dataDeVencimento;
+  const validade = calendario.validadeAposVencimento;
+  const last = lastDayOfValidity(due, validade, calendar) ?? FAR_END;
+  const tiers = valor.desconto?.descontoDataFixa?.map((d) => d.data) ?? [];
+  const dates = [today, adjustedDueDate(due, calendar), ...tiers, last].filter((d) => compareDates(d, today) >= 0 && compareDates(d, last) <= 0);
+  const at = (paymentDate: string): AmountDue | null | 'overflow' => {
+    try {
+      return amountDue({ valor: valor as DueChargeValue, dataDeVencimento: due, validadeAposVencimento: validade, paymentDate, ...(codMun ? { codMun } : {}) });
+    } catch (error) {
+      if (error instanceof RangeError) return 'overflow';
+      throw error;
+    }
+  };
+  const amounts = dates.map(at);
+  const overflow = amounts.some((a) => a === 'overflow' || (a !== null && (Object.keys(a) as (keyof AmountDue)[]).some((k) => a[k] > MAX_WIRE_CENTS)));
+  const zeroOn = dates.find((_, i) => {
+    const a = amounts[i];
+    return a !== null && a !== 'overflow' && a.final <= 0;
+  });
+  return { overflow, ...(zeroOn ? { zeroOn } : {}) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { businessDayOnOrAfter, businessDaysBetween, calendarFor, easterSunday, isBusinessDay, nationalHolidays } from './business-days';
-import { KNOWN_MUNICIPALITIES, municipalHolidays } from './municipal-holidays';
+import { DISTINCT_LOCAL_CALENDARS, isIbgeMunicipalityCode, KNOWN_MUNICIPALITIES, municipalHolidays } from './municipal-holidays';
 
 describe('easterSunday', () => {
   it.each([
@@ -87,6 +87,32 @@ describe('calendarFor(codMun)', () => {
     expect(businessDaysBetween('2025-07-08', '2025-07-11', saoPaulo)).toBe(2); // Thu 10, Fri 11
   });
 
+  it("gives every municipality of a state that state's holidays (the code's first two digits), not only its capital", () => {
+    expect(calendarFor('3509502').isBusinessDay('2027-07-09')).toBe(false); // Campinas (SP): Revolução Constitucionalista
+    expect(calendarFor('3509502').isBusinessDay('2027-01-25')).toBe(true); // São Paulo city's anniversary is not Campinas'
+    expect(calendarFor('3303302').isBusinessDay('2025-04-23')).toBe(false); // Niterói (RJ): São Jorge
+    expect(calendarFor('4305108').isBusinessDay('2025-09-19')).toBe(true);
+    expect(businessDaysBetween('2027-07-08', '2027-07-12', calendarFor('3518800'))).toBe(1); // Guarulhos (SP): Mon 12 only
+  });
+
+  it('tells a possible IBGE municipality code: 7 digits, the first two a state', () => {
+    for (const code of ['3550308', '3509502', '1100015', '5300108']) expect(isIbgeMunicipalityCode(code)).toBe(true);
+    for (const code of ['0000000', '9999999', '0000001', '1000000', '3450308', '355030', '35503080', 'x550308']) expect(isIbgeMunicipalityCode(code)).toBe(false);
+  });
+
+  it('counts business days across years the same way through the per-year counts as day by day', () => {
+    const sp = calendarFor('3550308');
+    expect(calendarFor('3550308')).toBe(sp); // one calendar per list of local days
+    const slow = (a: string, b: string) => {
+      let n = 0;
+      for (let d = next(a); d <= b; d = next(d)) if (sp.isBusinessDay(d)) n++;
+      return n;
+    };
+    expect(businessDaysBetween('2026-11-26', '2031-03-02', sp)).toBe(slow('2026-11-26', '2031-03-02'));
+    expect(businessDaysBetween('2026-11-26', '2031-03-02', sp)).toBe(slow('2026-11-26', '2031-03-02')); // counts kept
+    expect(businessDaysBetween('2027-12-31', '2029-01-01')).toBe(slow2('2027-12-31', '2029-01-01'));
+  });
+
   it('falls back to national and bank holidays for a city it does not know', () => {
     expect(calendarFor('1509873').isBusinessDay('2025-07-09')).toBe(true);
     expect(municipalHolidays('1509873')).toEqual([]);
@@ -98,12 +124,20 @@ describe('calendarFor(codMun)', () => {
   });
 
   it('keeps its table to well-formed entries', () => {
-    for (const code of KNOWN_MUNICIPALITIES) {
+    for (const code of [...KNOWN_MUNICIPALITIES, ...DISTINCT_LOCAL_CALENDARS]) {
+      expect(isIbgeMunicipalityCode(code)).toBe(true);
       expect(code).toMatch(/^\d{7}$/);
       for (const md of municipalHolidays(code)) expect(md).toMatch(/^(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/);
     }
   });
 });
+
+/** Business days after a up to b, national calendar, day by day. */
+function slow2(a: string, b: string): number {
+  let n = 0;
+  for (let d = next(a); d <= b; d = next(d)) if (isBusinessDay(d)) n++;
+  return n;
+}
 
 function next(date: string): string {
   const d = new Date(`${date}T00:00:00Z`);

@@ -66,17 +66,10 @@ const isWeekendEpoch = (day: number): boolean => {
   return dow === 0 || dow === 6;
 };
 
-/**
- * The calendar of a payer in `codMun` (7-digit IBGE code): national and bank holidays, plus that
- * city's and state's holidays when our built-in table knows the city. Without codMun, or for a city
- * not in the table, national and bank holidays only.
- */
-export function calendarFor(codMun?: string): BusinessCalendar {
-  if (codMun !== undefined && !CODMUN_PATTERN.test(codMun)) throw new RangeError(`codMun must be 7 digits, got "${codMun}"`);
-  const local = codMun === undefined ? undefined : municipalHolidays(codMun);
+const calendarOf = (local: readonly string[]): BusinessCalendar => {
   const holidaysOf = (year: number): ReadonlySet<string> => {
     const national = nationalHolidays(year);
-    if (!local || local.length === 0) return national;
+    if (local.length === 0) return national;
     return new Set([...national, ...local.map((md) => `${pad(year)}-${md}`)]);
   };
   return {
@@ -86,9 +79,28 @@ export function calendarFor(codMun?: string): BusinessCalendar {
       return !isWeekendEpoch(day) && !holidaysOf(Number(date.slice(0, 4))).has(date);
     },
   };
-}
+};
 
-export const NATIONAL_CALENDAR: BusinessCalendar = calendarFor();
+export const NATIONAL_CALENDAR: BusinessCalendar = calendarOf([]);
+
+/** One calendar per distinct list of local days (a handful): their per-year counts are kept (weekdayHolidaysOf). */
+const localCalendars = new Map<string, BusinessCalendar>();
+
+/**
+ * The calendar of a payer in `codMun` (7-digit IBGE code): national and bank holidays, plus the
+ * holidays of that city and of its state (the code's first two digits) our built-in table knows.
+ * Without codMun, or where the table knows none, national and bank holidays only.
+ */
+export function calendarFor(codMun?: string): BusinessCalendar {
+  if (codMun === undefined) return NATIONAL_CALENDAR;
+  if (!CODMUN_PATTERN.test(codMun)) throw new RangeError(`codMun must be 7 digits, got "${codMun}"`);
+  const local = municipalHolidays(codMun);
+  if (local.length === 0) return NATIONAL_CALENDAR;
+  const key = local.join(',');
+  let calendar = localCalendars.get(key);
+  if (!calendar) localCalendars.set(key, (calendar = calendarOf(local)));
+  return calendar;
+}
 
 /** True for an existing date that is neither a weekend nor a holiday of `calendar`. */
 export function isBusinessDay(date: string, calendar: BusinessCalendar = NATIONAL_CALENDAR): boolean {
@@ -117,13 +129,37 @@ export function businessDaysBetween(a: string, b: string, calendar: BusinessCale
   const end = toEpochDay(b);
   if (end <= start) return 0;
   let count = weekdaysIn(start, end);
-  for (let year = Number(a.slice(0, 4)); year <= Number(b.slice(0, 4)); year++) {
+  const first = Number(a.slice(0, 4));
+  const last = Number(b.slice(0, 4));
+  for (let year = first; year <= last; year++) {
+    // A year wholly inside the span loses all its weekday holidays: a count kept per calendar
+    // (a charge that never expires is priced up to 9999 on every request otherwise).
+    if (year > first && year < last) {
+      count -= weekdayHolidaysOf(calendar, year);
+      continue;
+    }
     for (const h of calendar.holidaysOf(year)) {
       const day = toEpochDay(h);
       if (day > start && day <= end && !isWeekendEpoch(day)) count--;
     }
   }
   return count;
+}
+
+/** Counts per calendar object and year: a few integers each, however far the years go. */
+const weekdayHolidayCounts = new WeakMap<BusinessCalendar, Map<number, number>>();
+
+function weekdayHolidaysOf(calendar: BusinessCalendar, year: number): number {
+  let counts = weekdayHolidayCounts.get(calendar);
+  if (!counts) weekdayHolidayCounts.set(calendar, (counts = new Map()));
+  let n = counts.get(year);
+  if (n === undefined) {
+    n = 0;
+    const prefix = `${pad(year)}-`;
+    for (const h of calendar.holidaysOf(year)) if (h.startsWith(prefix) && !isWeekendEpoch(toEpochDay(h))) n++;
+    counts.set(year, n);
+  }
+  return n;
 }
 
 function weekdaysIn(start: number, end: number): number {
