@@ -85,9 +85,17 @@ describe('/loc', () => {
     expect((await api.request('PUT', `/cobv/${taken}`, validCobV({ loc: { id: mine.id } }))).status).toBe(201);
     const theirs = await createLoc(other);
     const before = await events();
-    for (const id of [999999999, mine.id, theirs.id]) {
+    // The contract's own words (CobVOperacaoInvalida's violations); another receiver's location does not exist here.
+    const reasons = new Map([
+      [999999999, 'O location referenciado por cobv.loc.id inexiste.'],
+      [mine.id, 'O location referenciado por cobv.loc.id já está sendo utilizado por outra cobrança.'],
+      [theirs.id, 'O location referenciado por cobv.loc.id inexiste.'],
+    ]);
+    for (const [id, razao] of reasons) {
       const txid = newTxid('rf');
-      expectProblem(await api.request('PUT', `/cobv/${txid}`, validCobV({ loc: { id } })), 400, 'CobVOperacaoInvalida', 'cobv.loc.id');
+      const refused = await api.request('PUT', `/cobv/${txid}`, validCobV({ loc: { id } }));
+      expectProblem(refused, 400, 'CobVOperacaoInvalida', 'cobv.loc.id');
+      expect(refused.body.violacoes).toEqual([{ razao, propriedade: 'cobv.loc.id', valor: String(id) }]);
       expectProblem(await api.request('GET', `/cobv/${txid}`), 404, 'CobVNaoEncontrada');
     }
     // A refused charge (here: a due date in the past) claims no location either.
@@ -204,7 +212,7 @@ describe('/loc', () => {
     const owner = newTxid('fo');
     const implicit = (await api.request('PUT', `/cobv/${owner}`, validCobV())).body.loc.id as number;
     // Still serving its charge: another charge is told so.
-    expect(razao(await api.request('PUT', `/cobv/${newTxid('fb')}`, validCobV({ loc: { id: implicit } })))).toBe('O location referenciado por cobv.loc.id já está vinculado a outra cobrança.');
+    expect(razao(await api.request('PUT', `/cobv/${newTxid('fb')}`, validCobV({ loc: { id: implicit } })))).toBe('O location referenciado por cobv.loc.id já está sendo utilizado por outra cobrança.');
     expect((await api.request('DELETE', `/loc/${implicit}/txid`)).status).toBe(200);
     expect((await api.request('GET', `/loc/${implicit}`)).status).toBe(200);
     const before = await events();

@@ -127,7 +127,7 @@ describe('lotecobv: the batch rules', () => {
       [late, 'NEGADA'],
       [nowhere, 'NEGADA'],
     ]);
-    expect(lote.cobsv[1].problema.violacoes).toEqual([{ razao: 'O location referenciado por cobv.loc.id já está vinculado a outra cobrança.', propriedade: 'cobv.loc.id', valor: String(taken) }]);
+    expect(lote.cobsv[1].problema.violacoes).toEqual([{ razao: 'O location referenciado por cobv.loc.id já está sendo utilizado por outra cobrança.', propriedade: 'cobv.loc.id', valor: String(taken) }]);
     expect(lote.cobsv[2].problema.violacoes).toEqual([{ razao: 'O location referenciado por cobv.loc.id inexiste.', propriedade: 'cobv.loc.id', valor: '2000000000' }]);
     expect((await api.request('GET', `/cobv/${claims}`)).body.loc).toMatchObject({ id: free, tipoCob: 'cobv' });
     expect((await api.request('GET', `/loc/${free}`)).body).toMatchObject({ id: free, txid: claims });

@@ -43,7 +43,7 @@ export class LocWriter {
    */
   async claim(recebedorId: string, id: number, txid: string): Promise<PayloadLocation> {
     try {
-      const state = await this.execute(recebedorId, id, (now) => ({ type: 'VincularLocation', txid, tipoCob: 'cobv', now }));
+      const state = await this.execute(recebedorId, id, (now) => ({ type: 'VincularLocation', txid, tipoCob: 'cobv', now, campo: 'cobv.loc.id' }));
       if (!state.exists) throw new DomainError('PayloadLocationNaoEncontrado', 'Location não encontrada.');
       return { id: state.id, location: state.location, criacao: state.criacao };
     } catch (error) {

@@ -109,7 +109,7 @@ describe('cobv decider', () => {
     const named = body({ loc: { id: 789 } });
     const putNaming = (locationReferenciada?: LocationReferenciada): CobVCommand => ({ type: 'CriarOuAlterarCobV', txid, input: named, now, recebedor, novaLocation: { id: 7, location: 'x' }, locationReferenciada });
     expect(razao(putNaming())).toBe('O location referenciado por cobv.loc.id inexiste.');
-    expect(razao(putNaming({ txid: 'outra' }))).toBe('O location referenciado por cobv.loc.id já está vinculado a outra cobrança.');
+    expect(razao(putNaming({ txid: 'outra' }))).toBe('O location referenciado por cobv.loc.id já está sendo utilizado por outra cobrança.');
     // A freed implicit location: it exists (GET /loc/{id} shows it), yet serves no new charge.
     const freed = 'O location referenciado por cobv.loc.id existe, mas não está disponível para esta cobrança.';
     expect(razao(putNaming({}))).toBe(freed);

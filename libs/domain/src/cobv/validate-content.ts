@@ -79,7 +79,7 @@ export function toCobVContent(input: CobVInput, ctx: ContentContext): { content?
 /** Why a `loc.id` other than the one the request may use is refused: it may well exist (ADR 12). */
 function locIdRazao(found: LocationReferenciada | undefined): string {
   if (!found) return 'O location referenciado por cobv.loc.id inexiste.';
-  if (found.txid !== undefined) return 'O location referenciado por cobv.loc.id já está vinculado a outra cobrança.';
+  if (found.txid !== undefined) return 'O location referenciado por cobv.loc.id já está sendo utilizado por outra cobrança.';
   return 'O location referenciado por cobv.loc.id existe, mas não está disponível para esta cobrança.';
 }
 

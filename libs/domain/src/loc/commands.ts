@@ -2,7 +2,10 @@ import type { TipoCob } from './events';
 
 export type LocationCommand =
   | { type: 'CriarLocation'; id: number; tipoCob: TipoCob; location: string; recebedorId: string; now: Date }
-  /** Claims the location for a charge: refused while it serves another txid. */
-  | { type: 'VincularLocation'; txid: string; tipoCob: TipoCob; now: Date }
+  /**
+   * Claims the location for a charge: refused while it serves another txid. `campo`: the member
+   * that named it (`cobv.loc.id` from PUT /cobv), named in the refusal as the contract words it.
+   */
+  | { type: 'VincularLocation'; txid: string; tipoCob: TipoCob; now: Date; campo?: string }
   /** Frees the location; nothing to do when no charge uses it. */
   | { type: 'DesvincularLocation'; now: Date };

@@ -17,14 +17,16 @@ export function decideLocation(command: LocationCommand, state: LocationState): 
   }
   if (!state.exists) throw notFound();
   if (command.type === 'VincularLocation') {
+    // The contract's own words for these refusals (CobVOperacaoInvalida's violations).
+    const campo = command.campo ?? 'loc.id';
     if (state.tipoCob !== command.tipoCob)
       throw new DomainError('PayloadLocationOperacaoInvalida', `A location ${state.id} é do tipo ${state.tipoCob}.`, [
-        { razao: `A location referenciada é do tipo ${state.tipoCob}, e não ${command.tipoCob}.`, propriedade: 'loc.id', valor: String(state.id) },
+        { razao: `O location referenciado por ${campo} apresenta tipo "${state.tipoCob}" (deveria ser "${command.tipoCob}").`, propriedade: campo, valor: String(state.id) },
       ]);
     if (state.txid === command.txid) return [];
     if (state.txid !== undefined)
       throw new DomainError('PayloadLocationOperacaoInvalida', `A location ${state.id} já está vinculada a outra cobrança.`, [
-        { razao: 'A location referenciada já está vinculada a outra cobrança.', propriedade: 'loc.id', valor: String(state.id) },
+        { razao: `O location referenciado por ${campo} já está sendo utilizado por outra cobrança.`, propriedade: campo, valor: String(state.id) },
       ]);
     return [{ type: 'LocationVinculada', data: { txid: command.txid, em } }];
   }
