@@ -116,6 +116,14 @@ describe('cash-in in local mode (sandbox payer, in-process transport)', () => {
     expect((await call('GET', `/notifier/notifications/${notificationIdFor(e2e)}`)).status).toBe(404);
     // A key that is not the receiver's is refused.
     expect((await pay({ chave: randomUUID(), valor: '1.00' })).status).toBe(400);
+    // Its endToEndId is spent: paying a charge with it is refused, the charge stays open and
+    // nobody is told of a payment settlement ignored (found by a black-box fuzz: 202 and a queued webhook).
+    const txid = await charge({});
+    const reused = await pay({ txid, endToEndId: e2e });
+    expect(reused.status).toBe(400);
+    expect(reused.body).toMatchObject({ type: expect.stringContaining('CobVOperacaoInvalida'), violacoes: [expect.objectContaining({ propriedade: 'endToEndId' })] });
+    expect((await api.request('GET', `/cobv/${txid}`)).body).toMatchObject({ status: 'ATIVA' });
+    expect((await call('GET', `/notifier/notifications/${notificationIdFor(e2e)}`)).status).toBe(404);
   });
 
   it('retries a failing receiver with the same webhook-id; operators see the attempts, stats and can resend', async () => {

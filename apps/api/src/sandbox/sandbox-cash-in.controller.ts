@@ -10,6 +10,7 @@ import {
   formatMoney,
   LOCAL_RECEBEDOR_ID,
   parseMoney,
+  pixDecider,
   pixKeyType,
   type Recebedor,
 } from '@pix/domain';
@@ -21,7 +22,7 @@ import { Public } from '../auth/auth-context';
 import type { AppConfig } from '../config/config';
 import { CASH_IN_PUBLISHER, CLOCK, CONFIG, EVENT_STORE, RECEIVER_DIRECTORY } from '../infrastructure/tokens';
 import type { Clock, ReceiverDirectory } from '../shared/ports';
-import { cobvStream } from '../shared/streams';
+import { cobvStream, pixStream } from '../shared/streams';
 import { checkPaymentDate, readChargeLikeABank, type PaidPayload } from './payer-bank';
 
 const invalid = (razao: string, propriedade: string) => new DomainError('CobVOperacaoInvalida', razao, [{ razao, propriedade }]);
@@ -72,6 +73,11 @@ export class SandboxCashInController {
     const charge =
       typeof b.txid === 'string' ? await this.payCharge(local, b.txid, data) : typeof b.pixCopiaECola === 'string' ? await this.readLikeABank(b.pixCopiaECola, data, 'pixCopiaECola') : undefined;
     const message: PixRecebidoMessage = charge ? { ...base, ...toCashIn(charge) } : { ...base, ...this.plainPix(local, b) };
+    // One Pix per endToEndId (ADR 7): settlement keeps the first and ignores another, but the
+    // notifier, which never stored a first without txid, would tell the receiver of a payment
+    // never recorded. A payer's bank never reuses one; neither does this payer.
+    if (b.endToEndId !== undefined && (await aggregateStream(this.store, pixStream(base.endToEndId), pixDecider)).state.exists)
+      throw invalid('endToEndId já identifica outro Pix recebido: cada Pix tem o seu.', 'endToEndId');
     // The settlement it causes logs under this request's correlation id (ADR 17).
     await this.publisher.publish(message, { correlationId: correlationIdOf(request) });
     return message;
