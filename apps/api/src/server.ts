@@ -22,6 +22,10 @@ import { connectCashInConsumers } from './messaging/cash-in-consumers';
 export const apiLogger = (config: AppConfig) => new AppLogger({ format: config.logFormat, level: config.logLevel, base: { service: 'pix-api' } });
 
 /** Builds the API on Fastify; the caller decides where it listens. */
+/** Longest a client may take to send a whole request. */
+const REQUEST_TIMEOUT_MS = 30_000;
+const DEADLINES = { headersTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 5_000 };
+
 export async function createApiApp(options: InfrastructureOptions): Promise<NestFastifyApplication> {
   const { config } = options;
   const metrics = new Metrics('pix-api');
@@ -29,14 +33,16 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
   options = { ...options, config: { ...config, delivery: { ...config.delivery, onAttempt: metrics.observeDelivery } } };
   // withHttpEdge: one trailing slash ignored, parser errors and closing answered as problems.
   const adapter = new FastifyAdapter(withHttpEdge({
-    // TLS (and mTLS when a client CA is configured) is served here, not only at a proxy.
-    ...(config.tls ? { https: httpsOptions(config.tls) } : {}),
+    // TLS (and mTLS when a client CA is configured) is served here, not only at a proxy. A stalled
+    // body was cut after 60-65 s, not REQUEST_TIMEOUT_MS: Node's headersTimeout (fixed at 60 s when
+    // the server is made, before Fastify sets requestTimeout) and its deadline check every 30 s.
+    ...(config.tls ? { https: { ...httpsOptions(config.tls), ...DEADLINES } } : { http: DEADLINES }),
     bodyLimit: config.maxBodyBytes,
     trustProxy: false,
     // Long path parameters reach our validation (and its problem) instead of the router's 414.
     routerOptions: { maxParamLength: 1000 },
     // A client that trickles its request is cut off instead of holding a socket for ever.
-    requestTimeout: 30_000,
+    requestTimeout: REQUEST_TIMEOUT_MS,
     // A URL the router cannot decode still gets a problem body, never Fastify's own JSON.
     frameworkErrors: (error: Error, request: any, reply: any) => sendProblem(Object.assign(error, { statusCode: 400 }), request, reply, new Logger('HTTP')),
   }));
