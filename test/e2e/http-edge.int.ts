@@ -142,6 +142,23 @@ describe('HTTP edge of the API', () => {
         expect([host, (await rawExchange(api.baseUrl, `GET /health HTTP/1.1\r\nHost: ${host}\r\n\r\n`, { closeWaitMs: 0 })).status]).toEqual([host, 200]);
     });
 
+    it('the token endpoint answers these refusals in RFC 6749 JSON, as OAuth clients read them (a fuzz found problem+json), and an absolute-form target for another machine gets 403', async () => {
+      const basic = `Authorization: Basic ${Buffer.from(`${api.client.clientId}:${api.client.secret}`).toString('base64')}\r\n`;
+      const form = 'grant_type=client_credentials';
+      const token = (headers: string) => `POST /oauth/token HTTP/1.1\r\n${headers}Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\n\r\n${form}`;
+      for (const [headers, status] of [
+        [`Host: localhost\r\n${basic}${basic}`, 400],
+        [`Host: evil.example\r\n${basic}`, 403],
+        [`Host: localhost\r\n${basic}Expect: foo\r\n`, 417],
+      ] as const) {
+        const answer = await rawExchange(api.baseUrl, token(headers), { closeWaitMs: 0 });
+        expect([answer.status, answer.headers['content-type'], answer.body.error]).toEqual([status, 'application/json; charset=utf-8', 'invalid_request']);
+        expect(answer.body.error_description).toEqual(expect.any(String));
+      }
+      const rebound = await rawExchange(api.baseUrl, 'GET http://evil.example/sandbox/session HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', { closeWaitMs: 0 });
+      expect([rebound.status, JSON.stringify(rebound.body).includes(api.client.secret)]).toEqual([403, false]);
+    });
+
     it('refuses a duplicated Host on the unprefixed routes too', async () => {
       expectClosingProblem(await rawExchange(api.baseUrl, 'GET /health HTTP/1.1\r\nHost: a.test\r\nhost: b.test\r\n\r\n'), 400, 'RequisicaoInvalida');
     });

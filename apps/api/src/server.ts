@@ -9,6 +9,7 @@ import { authContextOf } from './auth/auth-context';
 import { endpointProblem } from './http/endpoint-problems';
 import { ProblemFilter, sendProblem } from './http/problem.filter';
 import { installLocalHostCheck } from './http/local-hosts';
+import { installTokenErrorFormat } from './access/token/token-errors';
 import { installAddressRateLimit, RateLimits } from './http/rate-limit';
 import { httpsOptions } from './http/tls';
 import type { InfrastructureOptions } from './infrastructure/infrastructure.module';
@@ -69,6 +70,7 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
   // Order matters: the edge's refusals (closing, ambiguous headers) and the address bucket come
   // before any body is read. Log lines name their request's correlation id explicitly (ADR 17).
   installHttpEdge(fastify);
+  installTokenErrorFormat(fastify);
   installLocalHostCheck(fastify, config);
   installAddressRateLimit(fastify, app.get(RateLimits));
   if (config.logRequests) installAccessLog(fastify, { clientOf: (request) => authContextOf(request)?.clientId, receiverOf: (request) => authContextOf(request)?.recebedor.id });

@@ -41,6 +41,10 @@ function ambiguity(request: FastifyRequest): string | undefined {
  */
 export function installHeaderChecks(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, reply, done) => {
+    // Only 100-continue is an expectation we meet (RFC 9110 §10.1.1); Node hands the others here.
+    const expectation = request.headers.expect;
+    if (expectation !== undefined && expectation.trim().toLowerCase() !== '100-continue')
+      return replyWithProblem(reply, problemForStatus(417, correlationIdOf(request), 'Expect não suportado: apenas 100-continue.'), { close: true });
     const detail = ambiguity(request);
     if (!detail) return done();
     replyWithProblem(reply, problemForStatus(400, correlationIdOf(request), detail), { close: true });

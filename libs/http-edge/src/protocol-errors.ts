@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import { correlationIdOf } from '@pix/observability';
 import type { FastifyRequest } from 'fastify';
-import { PROBLEM_CONTENT_TYPE, problemForStatus, rawProblemResponse } from './edge-problem';
+import { problemForStatus, rawProblemResponse } from './edge-problem';
 
 const logger = new Logger('HTTP');
 const answered = new WeakSet<Duplex>();
@@ -62,20 +62,9 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
  */
 export function installServerEdge(server: Server): void {
   (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
-  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
-    const problem = problemForStatus(417, correlationIdOf({ headers: request.headers } as FastifyRequest), 'Expect não suportado: apenas 100-continue.');
-    const body = JSON.stringify(problem);
-    response.shouldKeepAlive = false;
-    response.writeHead(417, {
-      'content-type': PROBLEM_CONTENT_TYPE,
-      'content-length': Buffer.byteLength(body),
-      'x-correlation-id': problem.correlationId!,
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-      connection: 'close',
-    });
-    response.end(body);
-  });
+  // An Expect other than 100-continue goes through the routes like any request, to be refused
+  // there (installHeaderChecks: 417) as the route speaks; Node would answer a bare 417 itself.
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => void server.emit('request', request, response));
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
     const problem = problemForStatus(405, correlationIdOf({ headers: request.headers } as FastifyRequest), 'Método não permitido para este recurso.');
     socket.on('error', () => undefined);

@@ -1,7 +1,7 @@
 import { Catch, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError } from '@pix/contracts';
-import { TOKEN_PATH } from '../access/token/token-path';
+import { oauthInvalidRequest, speaksOAuth } from '../access/token/token-errors';
 import { toProblem } from './problem-mapping';
 import { correlationIdOf, inRequestContext, loggablePath } from '@pix/observability';
 
@@ -27,12 +27,11 @@ export function sendProblem(error: unknown, request: FastifyRequest, reply: Fast
   if (headers) void reply.headers(headers);
   // The token endpoint speaks OAuth2 (ADR 8): a request refused before the handler read it (media
   // type, size, malformed JSON) is RFC 6749's invalid_request, which OAuth client libraries read.
-  if (request.routeOptions?.url === TOKEN_PATH && status >= 400 && status < 500 && status !== 429) {
+  if (speaksOAuth(request.routeOptions?.url, status)) {
     // A 415 of ours (charset, encoding) says what was wrong; Fastify's, what the endpoint takes.
     const description =
       status === 415 && !(error instanceof ProblemError) ? 'Content-Type não suportado: envie application/x-www-form-urlencoded (RFC 6749) ou application/json.' : (body.detail ?? body.title);
-    const oauth = { error: 'invalid_request', error_description: description };
-    void reply.status(status).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').header('x-correlation-id', correlationId).send(JSON.stringify(oauth));
+    void reply.status(status).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').header('x-correlation-id', correlationId).send(oauthInvalidRequest(description));
     return;
   }
   void reply.status(status).header('content-type', 'application/problem+json; charset=utf-8').header('x-correlation-id', correlationId).send(JSON.stringify(body));
