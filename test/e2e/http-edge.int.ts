@@ -92,6 +92,16 @@ describe('HTTP edge of the API', () => {
       await expectNotStored(txid);
       expectClosingProblem(await rawExchange(api.baseUrl, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'), 405, 'RequisicaoInvalida');
     });
+
+    it('answers a body declared too large with its 413 before inviting it (no 100 Continue), and invites one that fits', async () => {
+      const txid = newTxid('ec');
+      // Headers only: a client honouring Expect waits for 100 before it sends the body.
+      const tooLarge = await rawExchange(api.baseUrl, put(txid, `Expect: 100-continue\r\nContent-Length: ${api.config.maxBodyBytes + 1}\r\n`) + '\r\n');
+      expect(tooLarge.status).toBe(413);
+      const fits = await rawExchange(api.baseUrl, put(txid, 'Expect: 100-continue\r\nContent-Length: 2\r\n') + '\r\n', { closeWaitMs: 0 });
+      expect(fits.status).toBe(100);
+      await expectNotStored(txid);
+    });
   });
 
   describe('a header block that can be read two ways is refused with 400', () => {

@@ -36,7 +36,7 @@ export function withHttpEdge<T extends object>(options: T): T & { clientErrorHan
  * the answers Node would otherwise give bare (417, CONNECT, missing Host).
  */
 export function installHttpEdge(fastify: FastifyInstance): void {
-  installServerEdge(fastify.server);
+  installServerEdge(fastify.server, fastify.initialConfig.bodyLimit);
   installClosingRefusal(fastify);
   installHeaderChecks(fastify);
 }

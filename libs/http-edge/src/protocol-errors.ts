@@ -56,12 +56,19 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
 }
 
 /**
- * What Node answers itself, outside any Fastify route, made a problem too: a missing Host
+ * What Node answers itself, outside any Fastify route, made a problem too (and no `100
+ * Continue` for a body over `bodyLimit`): a missing Host
  * (checked with the duplicates instead, see duplicate-headers.ts), an `Expect` other than
  * 100-continue (Node's bare 417), and CONNECT (Node would drop the connection unanswered).
  */
-export function installServerEdge(server: Server): void {
+export function installServerEdge(server: Server, bodyLimit = Infinity): void {
   (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
+  // A body declared larger than we take gets its 413 before it is sent: Node's automatic
+  // `100 Continue` invited the upload, and closing under it could cost the client the answer.
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    if (!(Number(request.headers['content-length']) > bodyLimit)) response.writeContinue();
+    server.emit('request', request, response);
+  });
   // An Expect other than 100-continue goes through the routes like any request, to be refused
   // there (installHeaderChecks: 417) as the route speaks; Node would answer a bare 417 itself.
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => void server.emit('request', request, response));
