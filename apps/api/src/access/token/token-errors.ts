@@ -15,8 +15,9 @@ export const speaksOAuth = (url: string | undefined, status: number) => url === 
  */
 export function installTokenErrorFormat(fastify: FastifyInstance): void {
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    const type = String(reply.getHeader('content-type') ?? '');
-    if (!speaksOAuth(request.routeOptions?.url, reply.statusCode) || !type.startsWith('application/problem+json') || typeof payload !== 'string') return done(null, payload);
+    // Every response passes here: the route is compared first, the headers only on the token path.
+    if (!speaksOAuth(request.routeOptions?.url, reply.statusCode) || typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').startsWith('application/problem+json'))
+      return done(null, payload);
     let description = 'Requisição inválida.';
     try {
       const problem = JSON.parse(payload) as { detail?: string; title?: string };
