@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import { correlationIdOf } from '@pix/observability';
@@ -8,8 +9,9 @@ import { problemForStatus, rawProblemResponse } from './edge-problem';
 
 const logger = new Logger('HTTP');
 const answered = new WeakSet<Duplex>();
-/** How long a refused connection may still drain the client's bytes, so our answer is not lost to a reset. */
+/** How long, and how many bytes, a refused connection may still drain, so our answer is not lost to a reset. */
 const LINGER_MS = 1000;
+const LINGER_MAX_BYTES = 64 * 1_048_576;
 
 /** Node's parser errors (llhttp codes) and time-outs, in the status Node itself gives and our words. */
 function describe(code: string | undefined): { status: number; detail: string } {
@@ -29,11 +31,30 @@ function correlationIdFor(socket: Duplex): string {
   return request ? correlationIdOf({ headers: request.headers } as FastifyRequest) : randomUUID();
 }
 
-/** Writes `answer`, ends the connection, and destroys it once the client had a moment to read. */
-function answerAndClose(socket: Duplex, answer: string): void {
-  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+/**
+ * A lingering close: closing a socket with the client's bytes still unread (a refused body it is
+ * still sending) makes the kernel answer with RST, and the RST discards our answer from the
+ * client's receive buffer before it is read (ECONNRESET or EPIPE instead of the 413). So the
+ * answer ends with FIN, and what still comes is read and thrown away, not parsed (a request
+ * pipelined after it would be served with no way to answer), until the client closes too (the
+ * socket then ends itself), or for LINGER_MS, or up to LINGER_MAX_BYTES (a client streaming for
+ * ever cannot hold the socket).
+ */
+function lingeringClose(socket: Duplex, answer?: string): void {
+  let drained = 0;
+  const destroy = () => socket.destroy();
+  const timer = setTimeout(destroy, LINGER_MS);
   timer.unref();
   socket.once('close', () => clearTimeout(timer));
+  socket.removeAllListeners('data'); // Node's HTTP parser, when it reads through events
+  // Adding a listener also takes the socket from a parser consuming it directly (Node's own hook).
+  socket.on('data', (chunk: Buffer) => {
+    if ((drained += chunk.length) > LINGER_MAX_BYTES) destroy();
+  });
+  // The handle may be stopped (a body nobody read) while the stream still thinks it is reading.
+  const handle = (socket as { _handle?: { reading?: boolean; readStart?: () => number } })._handle;
+  if (handle?.readStart && !handle.reading) handle.reading = handle.readStart() === 0;
+  socket.resume();
   socket.end(answer);
 }
 
@@ -52,7 +73,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   const { status, detail } = describe(error.code);
   const correlationId = correlationIdFor(socket);
   logger.debug(`[cid=${correlationId}] refused at the HTTP parser: ${error.code ?? error.message} → ${status}`);
-  answerAndClose(socket, rawProblemResponse(problemForStatus(status, correlationId, detail)));
+  lingeringClose(socket, rawProblemResponse(problemForStatus(status, correlationId, detail)));
 }
 
 /**
@@ -72,9 +93,16 @@ export function installServerEdge(server: Server, bodyLimit = Infinity): void {
   // An Expect other than 100-continue goes through the routes like any request, to be refused
   // there (installHeaderChecks: 417) as the route speaks; Node would answer a bare 417 itself.
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => void server.emit('request', request, response));
+  // Node closes the connection after a `Connection: close` answer (Fastify's 413 for a body over
+  // bodyLimit, our 503 while closing) with socket.destroySoon(); if the request's body is still
+  // coming, that close is made a lingering one, so the client reads the answer instead of a reset.
+  server.prependListener('request', (request: IncomingMessage) => {
+    const socket = request.socket as Socket;
+    socket.destroySoon = () => (request.complete ? Socket.prototype.destroySoon.call(socket) : lingeringClose(socket));
+  });
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
     const problem = problemForStatus(405, correlationIdOf({ headers: request.headers } as FastifyRequest), 'Método não permitido para este recurso.');
     socket.on('error', () => undefined);
-    answerAndClose(socket, rawProblemResponse(problem));
+    lingeringClose(socket, rawProblemResponse(problem));
   });
 }
