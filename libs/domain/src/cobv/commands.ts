@@ -28,6 +28,11 @@ export type CobVCommand =
       input: CobVPatchInput;
       now: Date;
       recebedor: Recebedor;
+      /**
+       * The location named by `loc.id`, already claimed for this txid by the shell: a charge with
+       * no location (unlinked by `DELETE /loc/{id}/txid`) gets it. Ignored while it has one.
+       */
+      locationSolicitada?: PayloadLocation;
       locationReferenciada?: LocationReferenciada;
       pendenteEmLote?: readonly PendenciaLote[];
     }

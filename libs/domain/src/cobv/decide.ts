@@ -3,7 +3,7 @@ import { businessDateOf, canonicalJson } from '../shared';
 import type { CobVCommand, PendenciaLote } from './commands';
 import type { CobVEvent } from './events';
 import type { CobVState } from './state';
-import type { CobVContent, CobVInput, LocationReferenciada, Recebedor } from './types';
+import type { CobVContent, CobVInput, LocationReferenciada, PayloadLocation, Recebedor } from './types';
 import { toCobVContent } from './validate-content';
 
 const invalid = (detail: string, violacoes: Violation[] = []) => new DomainError('CobVOperacaoInvalida', detail, violacoes);
@@ -83,17 +83,42 @@ function settle(command: Extract<CobVCommand, { type: 'RegistrarPagamentoCobV' }
   return [{ type: 'CobVConcluida', data: { txid: state.txid, em, pix: command.pix } }];
 }
 
-function revise(state: Extract<CobVState, { exists: true }>, input: CobVInput, em: string, via: 'PUT' | 'PATCH', command: { recebedor: Recebedor; locationReferenciada?: LocationReferenciada }): CobVEvent[] {
+function revise(state: Extract<CobVState, { exists: true }>, input: CobVInput, em: string, via: 'PUT' | 'PATCH', command: RevisionContext): CobVEvent[] {
+  const loc = linkedLocation(state, input, via, command);
   const content = contentOrThrow(input, {
     creationDate: businessDateOf(new Date(state.criacao)),
     today: businessDateOf(new Date(em)),
     recebedor: command.recebedor,
-    currentLocationId: state.loc?.id,
-    locationReferenciada: command.locationReferenciada,
+    currentLocationId: loc?.id ?? state.loc?.id,
+    locationReferenciada: ownClaim(state, command.locationReferenciada),
   });
   // Same content again (a retried request): nothing changed, so no new revision.
-  if (sameContent(content, state.cobranca)) return [];
-  return [{ type: 'CobVRevisada', data: { txid: state.txid, revisao: state.revisao + 1, em, cobranca: content, via } }];
+  if (!loc && sameContent(content, state.cobranca)) return [];
+  return [{ type: 'CobVRevisada', data: { txid: state.txid, revisao: state.revisao + 1, em, cobranca: content, via, ...(loc ? { loc } : {}) } }];
+}
+
+interface RevisionContext {
+  recebedor: Recebedor;
+  locationReferenciada?: LocationReferenciada;
+  locationSolicitada?: PayloadLocation;
+}
+
+/**
+ * The location a PATCH gives a charge that has none (unlinked by DELETE /loc/{id}/txid): the one
+ * its `loc.id` names, already claimed by the shell (ADR 12). A charge that has a location keeps
+ * it: the contract offers no move, and naming its own id changes nothing.
+ */
+function linkedLocation(state: Extract<CobVState, { exists: true }>, input: CobVInput, via: 'PUT' | 'PATCH', command: RevisionContext): PayloadLocation | undefined {
+  const named = command.locationSolicitada;
+  return via === 'PATCH' && !state.loc && named !== undefined && named.id === input.loc?.id ? named : undefined;
+}
+
+/**
+ * A location claimed for this very charge that does not serve it (its claim won, the charge's
+ * append lost a race to another write of the txid) is not "used by another charge".
+ */
+function ownClaim(state: Extract<CobVState, { exists: true }>, found: LocationReferenciada | undefined): LocationReferenciada | undefined {
+  return found?.txid !== undefined && found.txid === state.txid ? {} : found;
 }
 
 function contentOrThrow(input: CobVInput, ctx: Parameters<typeof toCobVContent>[1]): CobVContent {

@@ -15,7 +15,11 @@ export type CobVEvent =
         loteCobVId?: number;
       };
     }
-  | { type: 'CobVRevisada'; data: { txid: string; revisao: number; em: string; cobranca: CobVContent; via: 'PUT' | 'PATCH' } }
+  /**
+   * A PUT or PATCH revision. `loc`: the location a PATCH gave a charge that had none (ADR 12); the
+   * same revision as any content change it came with. Absent: the location did not change.
+   */
+  | { type: 'CobVRevisada'; data: { txid: string; revisao: number; em: string; cobranca: CobVContent; via: 'PUT' | 'PATCH'; loc?: PayloadLocation } }
   | { type: 'CobVRemovida'; data: { txid: string; revisao: number; em: string; status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } }
   | { type: 'CobVConcluida'; data: { txid: string; em: string; pix: PixRecebido } }
   /** `DELETE /loc/{id}/txid`: the charge no longer has a location (nor a BR Code) until given one again. */

@@ -42,7 +42,7 @@ export function evolveCobV(state: CobVState, event: CobVEvent): CobVState {
     }
     case 'CobVRevisada':
       if (!state.exists) return state;
-      return { ...state, cobranca: event.data.cobranca, revisao: event.data.revisao, atualizadaEm: event.data.em };
+      return { ...state, cobranca: event.data.cobranca, revisao: event.data.revisao, atualizadaEm: event.data.em, ...(event.data.loc ? { loc: event.data.loc } : {}) };
     case 'CobVRemovida':
       if (!state.exists) return state;
       return { ...state, status: event.data.status, revisao: event.data.revisao, atualizadaEm: event.data.em };
