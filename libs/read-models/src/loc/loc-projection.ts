@@ -24,11 +24,12 @@ const unlinked = (row: LocRow | null, txid: string): LocRow | null => {
 /**
  * Every location of a receiver: those made by `POST /loc` (stream `loc-{rid}/{id}`) and the
  * implicit one each charge created without `loc.id` gets (its `CobVCriada`). Row id `{rid}/{id}`.
+ * A charge's `CobVRevisada` with `loc` (linked by PATCH) names its location too, as `CobVCriada` does.
  */
 export const locProjection: Projection<LocRow, Event> = {
   name: 'loc',
   table: 'rm_loc',
-  canHandle: [...LOCATION_EVENT_TYPES, 'CobVCriada', 'CobVLocationDesvinculada'],
+  canHandle: [...LOCATION_EVENT_TYPES, 'CobVCriada', 'CobVRevisada', 'CobVLocationDesvinculada'],
   keyOf(event: ProjectedEvent<Event>) {
     const own = locKeyOfStream(event.streamId);
     if (own) return own;
@@ -38,6 +39,8 @@ export const locProjection: Projection<LocRow, Event> = {
     const e = event;
     if (e.type === 'CobVCriada') return tenantKey(recebedorId, String(e.data.loc.id));
     if (e.type === 'CobVLocationDesvinculada') return tenantKey(recebedorId, String(e.data.locId));
+    // Only a PATCH that gave an unlinked charge a location names one (ADR 12).
+    if (e.type === 'CobVRevisada' && e.data.loc) return tenantKey(recebedorId, String(e.data.loc.id));
     return [];
   },
   apply(row, event, key) {
@@ -50,6 +53,9 @@ export const locProjection: Projection<LocRow, Event> = {
       case 'LocationDesvinculada':
       case 'CobVLocationDesvinculada':
         return unlinked(row, e.data.txid);
+      case 'CobVRevisada':
+        // Always a POST /loc location, whose row its LocationVinculada already names this txid.
+        return row && { ...row, txid: e.data.txid };
       case 'CobVCriada': {
         if (row) return { ...row, txid: e.data.txid };
         const { id, location, criacao } = e.data.loc;
