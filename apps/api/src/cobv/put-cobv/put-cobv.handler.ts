@@ -1,10 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { decideCobV, DomainError, type CobVCommand, type CobVState, type Recebedor } from '@pix/domain';
+import { DomainError, type CobVCommand } from '@pix/domain';
 import { semPendenciaDeLote, type CobVRow } from '@pix/read-models';
 import type { Pool } from 'pg';
 import { firstThenFresh, pendenciaLote } from '../../lotecobv/pendencia-lote';
 import { LOCATION_IDS, READ_DB } from '../../infrastructure/tokens';
+import { withClaimedLocation } from '../../loc/claimed-location';
 import { LocWriter } from '../../loc/loc-writer';
 import { referencedLocation } from '../../loc/referenced-location';
 import type { LocationIds } from '../../shared/ports';
@@ -52,23 +53,10 @@ export class PutCobVHandler implements ICommandHandler<PutCobVCommand, CobVRow> 
           command.novaLocation = await this.locations.next();
           return command;
         }
-        return this.withClaimedLocation(command, current, recebedor, locId);
+        return withClaimedLocation(this.locs, this.db, command, current, recebedor.id, locId);
       },
       { assumeNew },
     );
     return state;
-  }
-
-  /**
-   * Creation with `loc.id`: the charge is decided first (a refused charge claims nothing), then
-   * the location is claimed in its own stream, then the charge is appended with it (ADR 12).
-   */
-  private async withClaimedLocation(command: CobVCommand & { type: 'CriarOuAlterarCobV' }, current: CobVState, recebedor: Recebedor, locId: number): Promise<CobVCommand> {
-    // Another receiver's location is not in this receiver's stream: it "does not exist" here. An
-    // implicit one has no stream either, yet exists: the decider refuses it saying which.
-    const loc = await this.locs.read(recebedor.id, locId);
-    if (!loc.exists) return { ...command, locationReferenciada: await referencedLocation(this.db, recebedor.id, locId, undefined) };
-    decideCobV({ ...command, locationSolicitada: { id: loc.id, location: loc.location, criacao: loc.criacao } }, current);
-    return { ...command, locationSolicitada: await this.locs.claim(recebedor.id, locId, command.txid) };
   }
 }

@@ -1,0 +1,23 @@
+import type { Pool } from 'pg';
+import { decideCobV, type CobVCommand, type CobVState } from '@pix/domain';
+import type { LocWriter } from './loc-writer';
+import { referencedLocation } from './referenced-location';
+
+/** The charge commands that may name a `POST /loc` location to take: PUT creating, PATCH linking. */
+type NamingCommand = Extract<CobVCommand, { type: 'CriarOuAlterarCobV' | 'RevisarCobV' }>;
+
+/**
+ * A charge command naming `loc.id` of a location it may take, made ready to append (ADR 12): the
+ * charge is decided first against the location read from its stream (a refused request claims
+ * nothing), then the location is claimed for the txid at the revision read (of charges racing for
+ * it one wins, the others are told on `cobv.loc.id`), and the command carries it. Another
+ * receiver's location is not in this receiver's stream: it "does not exist" here. An implicit one
+ * has no stream either, yet exists: the decider gets what `rm_loc` knows and says which.
+ * Shared by PUT /cobv (creation) and PATCH /cobv (a charge with no location).
+ */
+export async function withClaimedLocation<C extends NamingCommand>(locs: LocWriter, db: Pick<Pool, 'query'>, command: C, current: CobVState, recebedorId: string, locId: number): Promise<C> {
+  const loc = await locs.read(recebedorId, locId);
+  if (!loc.exists) return { ...command, locationReferenciada: await referencedLocation(db, recebedorId, locId, undefined) };
+  decideCobV({ ...command, locationSolicitada: { id: loc.id, location: loc.location, criacao: loc.criacao } }, current);
+  return { ...command, locationSolicitada: await locs.claim(recebedorId, locId, command.txid) };
+}
