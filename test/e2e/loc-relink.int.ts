@@ -1,4 +1,6 @@
 import { Pool } from 'pg';
+import { PostgresEventStore } from '@pix/event-store';
+import { cobvProjection, locProjection, replayProjection } from '@pix/read-models';
 import { createResponseValidator } from '@pix/testing';
 import { LOCAL_KEY, newTxid, startApi, validCobV, type ApiResponse, type RunningApi } from '../support/api-harness';
 import { provisionAccess } from '../support/api-process';
@@ -159,5 +161,19 @@ describe('PATCH /cobv/{txid} loc.id gives an unlinked charge a location', () => 
     expect(r.body.violacoes.map((v: { propriedade: string }) => v.propriedade)).toContain('cobv.status');
     expect(await events()).toBe(removed);
     expect((await api.request('GET', `/loc/${free.id}`)).body).not.toHaveProperty('txid');
+  });
+
+  it('replay rebuilds rm_cobv and rm_loc identical to the live ones (links included)', async () => {
+    const snapshot = async (table: string) => (await pool.query(`SELECT * FROM ${table} ORDER BY id`)).rows;
+    const before = { cobv: await snapshot('rm_cobv'), loc: await snapshot('rm_loc') };
+    expect(before.cobv.some((r) => r.doc.revisao >= 1 && r.doc.loc)).toBe(true);
+    const store = await PostgresEventStore.create({ pool, listen: false });
+    try {
+      expect((await replayProjection(store, pool, cobvProjection)).phase).toBe('done');
+      expect((await replayProjection(store, pool, locProjection)).phase).toBe('done');
+    } finally {
+      await store.close();
+    }
+    expect({ cobv: await snapshot('rm_cobv'), loc: await snapshot('rm_loc') }).toEqual(before);
   });
 });
