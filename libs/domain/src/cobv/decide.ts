@@ -92,9 +92,11 @@ function revise(state: Extract<CobVState, { exists: true }>, input: CobVInput, e
     currentLocationId: loc?.id ?? state.loc?.id,
     locationReferenciada: ownClaim(state, command.locationReferenciada),
   });
-  // Same content again (a retried request): nothing changed, so no new revision.
-  if (!loc && sameContent(content, state.cobranca)) return [];
-  return [{ type: 'CobVRevisada', data: { txid: state.txid, revisao: state.revisao + 1, em, cobranca: content, via, ...(loc ? { loc } : {}) } }];
+  // Same content again (a retried request): nothing changed, so no new revision. The location is
+  // no content: the contract's `revisao` does not count a change of `loc` alone.
+  const events: CobVEvent[] = sameContent(content, state.cobranca) ? [] : [{ type: 'CobVRevisada', data: { txid: state.txid, revisao: state.revisao + 1, em, cobranca: content, via } }];
+  if (loc) events.push({ type: 'CobVLocationVinculada', data: { txid: state.txid, em, loc } });
+  return events;
 }
 
 interface RevisionContext {

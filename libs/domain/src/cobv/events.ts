@@ -15,18 +15,16 @@ export type CobVEvent =
         loteCobVId?: number;
       };
     }
-  /**
-   * A PUT or PATCH revision. `loc`: the location a PATCH gave a charge that had none (ADR 12); the
-   * same revision as any content change it came with. Absent: the location did not change.
-   */
-  | { type: 'CobVRevisada'; data: { txid: string; revisao: number; em: string; cobranca: CobVContent; via: 'PUT' | 'PATCH'; loc?: PayloadLocation } }
+  | { type: 'CobVRevisada'; data: { txid: string; revisao: number; em: string; cobranca: CobVContent; via: 'PUT' | 'PATCH' } }
   | { type: 'CobVRemovida'; data: { txid: string; revisao: number; em: string; status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } }
   | { type: 'CobVConcluida'; data: { txid: string; em: string; pix: PixRecebido } }
   /** `DELETE /loc/{id}/txid`: the charge no longer has a location (nor a BR Code) until given one again. */
-  | { type: 'CobVLocationDesvinculada'; data: { txid: string; em: string; locId: number } };
+  | { type: 'CobVLocationDesvinculada'; data: { txid: string; em: string; locId: number } }
+  /** PATCH `loc.id` gave a charge with no location one made by `POST /loc`, already claimed for it (ADR 12). */
+  | { type: 'CobVLocationVinculada'; data: { txid: string; em: string; loc: PayloadLocation } };
 
 export type CobVEventType = CobVEvent['type'];
-export const COBV_EVENT_TYPES: readonly CobVEventType[] = ['CobVCriada', 'CobVRevisada', 'CobVRemovida', 'CobVConcluida', 'CobVLocationDesvinculada'];
+export const COBV_EVENT_TYPES: readonly CobVEventType[] = ['CobVCriada', 'CobVRevisada', 'CobVRemovida', 'CobVConcluida', 'CobVLocationDesvinculada', 'CobVLocationVinculada'];
 
 const PREFIX = 'cobv-';
 

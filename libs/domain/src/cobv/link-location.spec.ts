@@ -19,24 +19,26 @@ const fold = (events: CobVEvent[]) => events.reduce(cobvDecider.evolve, cobvDeci
 const razao = (events: CobVEvent[], command: CobVCommand) => spec.given(events).when(command).thenThrows('CobVOperacaoInvalida', ['cobv.loc.id']).violacoes.find((v) => v.propriedade === 'cobv.loc.id')!.razao;
 
 describe('cobv decider: PATCH loc.id links a charge that has no location', () => {
-  it('gives it the claimed location as a revision (revisao + 1, content unchanged), which the state then shows', () => {
+  it('gives it the claimed location without a new revision (the contract leaves `loc` out of revisao), which the state then shows', () => {
     expect(fold(unlinked).loc).toBeUndefined();
     const linked = spec.given(unlinked).when(patch({ loc: { id: 42 } }, { locationSolicitada: explicit })).then((e) => {
-      expect(e).toEqual([{ type: 'CobVRevisada', data: { txid, revisao: 1, em: later.toISOString(), cobranca: fold(unlinked).cobranca, via: 'PATCH', loc: explicit } }]);
+      expect(e).toEqual([{ type: 'CobVLocationVinculada', data: { txid, em: later.toISOString(), loc: explicit } }]);
     });
     const state = fold([...unlinked, ...linked]);
-    expect(state).toMatchObject({ loc: explicit, revisao: 1, atualizadaEm: later.toISOString() });
+    expect(state).toMatchObject({ loc: explicit, revisao: 0, atualizadaEm: later.toISOString() });
     // Linked now: the same loc.id again is its own, no new revision; a later revision keeps it.
     spec.given([...unlinked, ...linked]).when(patch({ loc: { id: 42 } }, { locationSolicitada: explicit })).then([]);
-    const revised = spec.given([...unlinked, ...linked]).when(patch({ solicitacaoPagador: 'pedido 1' })).then((e) => expect(e[0]).not.toHaveProperty('data.loc'));
-    expect(fold([...unlinked, ...linked, ...revised])).toMatchObject({ loc: explicit, revisao: 2 });
+    const revised = spec.given([...unlinked, ...linked]).when(patch({ solicitacaoPagador: 'pedido 1' })).then((e) => expect(e.map((x) => x.type)).toEqual(['CobVRevisada']));
+    expect(fold([...unlinked, ...linked, ...revised])).toMatchObject({ loc: explicit, revisao: 1 });
   });
 
-  it('links and revises the content in one revision', () => {
-    spec.given(unlinked).when(patch({ loc: { id: 42 }, valor: { original: '20.00' } }, { locationSolicitada: explicit })).then((e) => {
-      expect(e).toHaveLength(1);
-      expect(e[0]).toMatchObject({ type: 'CobVRevisada', data: { revisao: 1, loc: explicit, cobranca: { valor: { original: 2000 } } } });
+  it('links and revises the content in one PATCH: one revision for the content, the link beside it', () => {
+    const events = spec.given(unlinked).when(patch({ loc: { id: 42 }, valor: { original: '20.00' } }, { locationSolicitada: explicit })).then((e) => {
+      expect(e).toHaveLength(2);
+      expect(e[0]).toMatchObject({ type: 'CobVRevisada', data: { revisao: 1, cobranca: { valor: { original: 2000 } } } });
+      expect(e[1]).toEqual({ type: 'CobVLocationVinculada', data: { txid, em: later.toISOString(), loc: explicit } });
     });
+    expect(fold([...unlinked, ...events])).toMatchObject({ loc: explicit, revisao: 1 });
   });
 
   it('refuses, claiming nothing in the event, when the content is refused or the charge is not ATIVA', () => {

@@ -42,7 +42,7 @@ export function evolveCobV(state: CobVState, event: CobVEvent): CobVState {
     }
     case 'CobVRevisada':
       if (!state.exists) return state;
-      return { ...state, cobranca: event.data.cobranca, revisao: event.data.revisao, atualizadaEm: event.data.em, ...(event.data.loc ? { loc: event.data.loc } : {}) };
+      return { ...state, cobranca: event.data.cobranca, revisao: event.data.revisao, atualizadaEm: event.data.em };
     case 'CobVRemovida':
       if (!state.exists) return state;
       return { ...state, status: event.data.status, revisao: event.data.revisao, atualizadaEm: event.data.em };
@@ -50,6 +50,9 @@ export function evolveCobV(state: CobVState, event: CobVEvent): CobVState {
       if (!state.exists) return state;
       // Paid: the charge's content did not change, so its revision does not either.
       return { ...state, status: 'CONCLUIDA', pix: [...(state.pix ?? []), event.data.pix], atualizadaEm: event.data.em };
+    case 'CobVLocationVinculada':
+      // Nor is a location given again: the contract's `revisao` leaves `loc` out.
+      return state.exists ? { ...state, loc: event.data.loc, atualizadaEm: event.data.em } : state;
     case 'CobVLocationDesvinculada': {
       if (!state.exists) return state;
       // The location is not the charge's content: no new revision.

@@ -12,8 +12,8 @@ const explicit = { id: 42, location: 'pix.example/qr/v2/cobv/0123456789abcdef012
 const charge: CobVEvent[] = [
   { type: 'CobVCriada', data: { txid, criacao: em, cobranca, loc: { id: 7, location: 'pix.example/qr/v2/cobv/implicit', criacao: em }, recebedor: { id: 'local', nome: 'Loja', logradouro: 'R', cidade: 'Recife', uf: 'PE', cep: '50000000' } } },
   { type: 'CobVLocationDesvinculada', data: { txid, em, locId: 7 } },
-  { type: 'CobVRevisada', data: { txid, revisao: 1, em, cobranca, via: 'PATCH', loc: explicit } },
-  { type: 'CobVRevisada', data: { txid, revisao: 2, em, cobranca, via: 'PATCH' } },
+  { type: 'CobVLocationVinculada', data: { txid, em, loc: explicit } },
+  { type: 'CobVRevisada', data: { txid, revisao: 1, em, cobranca, via: 'PATCH' } },
 ];
 const location: LocationEvent[] = [
   { type: 'LocationCriada', data: { id: 42, tipoCob: 'cobv', location: explicit.location, criacao: em, recebedorId: 'local' } },
@@ -29,9 +29,9 @@ describe('rm_loc and rm_cobv after PATCH gives an unlinked charge a location', (
     spec.then('local/7', (row) => expect(row).not.toHaveProperty('txid'));
   });
 
-  it('rm_cobv: the charge has the location (and so its token) at revisao 2', () => {
+  it('rm_cobv: the charge has the location (and so its token), kept by a later revision', () => {
     projectionSpec(cobvProjection).given(events).then(`local/${txid}`, (row) => {
-      expect(row).toMatchObject({ loc: explicit, revisao: 2 });
+      expect(row).toMatchObject({ loc: explicit, revisao: 1 });
       expect(cobvProjection.columns.find((c) => c.name === 'location_token')!.value(row!)).toBe('0123456789abcdef0123456789abcdef');
     });
   });

@@ -24,12 +24,12 @@ const unlinked = (row: LocRow | null, txid: string): LocRow | null => {
 /**
  * Every location of a receiver: those made by `POST /loc` (stream `loc-{rid}/{id}`) and the
  * implicit one each charge created without `loc.id` gets (its `CobVCriada`). Row id `{rid}/{id}`.
- * A charge's `CobVRevisada` with `loc` (linked by PATCH) names its location too, as `CobVCriada` does.
+ * A charge's `CobVLocationVinculada` (linked by PATCH) names its location too, as `CobVCriada` does.
  */
 export const locProjection: Projection<LocRow, Event> = {
   name: 'loc',
   table: 'rm_loc',
-  canHandle: [...LOCATION_EVENT_TYPES, 'CobVCriada', 'CobVRevisada', 'CobVLocationDesvinculada'],
+  canHandle: [...LOCATION_EVENT_TYPES, 'CobVCriada', 'CobVLocationVinculada', 'CobVLocationDesvinculada'],
   keyOf(event: ProjectedEvent<Event>) {
     const own = locKeyOfStream(event.streamId);
     if (own) return own;
@@ -39,8 +39,7 @@ export const locProjection: Projection<LocRow, Event> = {
     const e = event;
     if (e.type === 'CobVCriada') return tenantKey(recebedorId, String(e.data.loc.id));
     if (e.type === 'CobVLocationDesvinculada') return tenantKey(recebedorId, String(e.data.locId));
-    // Only a PATCH that gave an unlinked charge a location names one (ADR 12).
-    if (e.type === 'CobVRevisada' && e.data.loc) return tenantKey(recebedorId, String(e.data.loc.id));
+    if (e.type === 'CobVLocationVinculada') return tenantKey(recebedorId, String(e.data.loc.id));
     return [];
   },
   apply(row, event, key) {
@@ -53,7 +52,7 @@ export const locProjection: Projection<LocRow, Event> = {
       case 'LocationDesvinculada':
       case 'CobVLocationDesvinculada':
         return unlinked(row, e.data.txid);
-      case 'CobVRevisada':
+      case 'CobVLocationVinculada':
         // Always a POST /loc location, whose row its LocationVinculada already names this txid.
         return row && { ...row, txid: e.data.txid };
       case 'CobVCriada': {
