@@ -83,6 +83,31 @@ describe('mTLS: client certificate required (production)', () => {
     expect(await get(port, '/health', trusted)).toMatchObject({ status: 200 });
   });
 
+  // Payers' banks fetch the payload location (ADR 11) with no certificate of ours: a connection
+  // that names the location's host in SNI (LOCATION_HOST, here localhost) may come without one,
+  // and is then served the location and its JWKS only.
+  it('the location host (SNI) is served without a client certificate, and only /qr/', async () => {
+    const payer = { ca: pki.pem('ca.crt'), servername: 'localhost' };
+    const jwks = await get(port, '/qr/v2/jwks', payer);
+    expect(jwks).toMatchObject({ status: 200 });
+    expect('body' in jwks && JSON.parse(jwks.body).keys.length).toBeGreaterThan(0);
+    const missing = await get(port, '/qr/v2/cobv/0123456789abcdef0123456789abcdef', payer);
+    expect(missing).toMatchObject({ status: 404 });
+    for (const [method, urlPath] of [['GET', '/health'], ['GET', '/v2/cobv/abcdefghijklmnopqrstuvwxyz12345'], ['PUT', '/v2/cobv/abcdefghijklmnopqrstuvwxyz12345'], ['POST', '/qr/v2/jwks']]) {
+      const res = await httpsCall(port, method, urlPath, payer);
+      expect([urlPath, 'status' in res && res.status, 'status' in res && res.headers.connection]).toEqual([urlPath, 403, 'close']);
+      expect('body' in res && JSON.parse(res.body).type).toBe('https://pix.bcb.gov.br/api/v2/error/AcessoNegado');
+    }
+    // The token endpoint speaks OAuth2 (ADR 8) even here.
+    const token = await httpsCall(port, 'POST', '/oauth/token', payer, { 'content-type': 'application/x-www-form-urlencoded' }, 'grant_type=client_credentials');
+    expect(token).toMatchObject({ status: 403 });
+    expect('body' in token && JSON.parse(token.body).error).toBe('invalid_request');
+    // With a certificate, the same host name is an ordinary connection; without SNI, none is served.
+    expect(await get(port, '/health', { ...trusted, servername: 'localhost' })).toMatchObject({ status: 200 });
+    const bare = await get(port, '/qr/v2/jwks', { ca: pki.pem('ca.crt') });
+    expect('error' in bare && bare.error.message).toMatch(REFUSED);
+  });
+
   it('plain HTTP on the TLS port gets no API answer', async () => {
     const res = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.status, (e: Error) => e.message);
     expect(res).not.toBe(200);

@@ -8,7 +8,8 @@ import { AppModule } from './app.module';
 import { authContextOf } from './auth/auth-context';
 import { endpointProblem } from './http/endpoint-problems';
 import { ProblemFilter, sendProblem } from './http/problem.filter';
-import { installLocalHostCheck } from './http/local-hosts';
+import { hostnameOf, installLocalHostCheck } from './http/local-hosts';
+import { installLocationOnlyWithoutCertificate } from './http/location-only-without-certificate';
 import { installTokenErrorFormat } from './access/token/token-errors';
 import { installAddressRateLimit, RateLimits } from './http/rate-limit';
 import { httpsOptions } from './http/tls';
@@ -37,7 +38,7 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
     // TLS (and mTLS when a client CA is configured) is served here, not only at a proxy. A stalled
     // body was cut after 60-65 s, not REQUEST_TIMEOUT_MS: Node's headersTimeout (fixed at 60 s when
     // the server is made, before Fastify sets requestTimeout) and its deadline check every 30 s.
-    ...(config.tls ? { https: { ...httpsOptions(config.tls), ...DEADLINES } } : { http: DEADLINES }),
+    ...(config.tls ? { https: { ...httpsOptions(config.tls, hostnameOf(config.locationHost)), ...DEADLINES } } : { http: DEADLINES }),
     bodyLimit: config.maxBodyBytes,
     trustProxy: false,
     // Long path parameters reach our validation (and its problem) instead of the router's 414.
@@ -70,6 +71,7 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
   // Order matters: the edge's refusals (closing, ambiguous headers) and the address bucket come
   // before any body is read. Log lines name their request's correlation id explicitly (ADR 17).
   installHttpEdge(fastify);
+  installLocationOnlyWithoutCertificate(fastify, config);
   installTokenErrorFormat(fastify);
   installLocalHostCheck(fastify, config);
   installAddressRateLimit(fastify, app.get(RateLimits));
