@@ -91,7 +91,8 @@ export class DevedorDto {
 /**
  * `loc` (schema PayloadLocationCob). `id` is int64 on the wire; we accept only safe integers so
  * no precision is lost. The schema lists `tipoCob` as required without defining it and the
- * official example omits it: accepted when present, never required.
+ * official example omits it: accepted when present, never required, and then only `cobv`: a due
+ * charge's location is a `cobv` one (a `cob` was linked with it ignored, found by an audit).
  */
 export class LocDto {
   @IsDefined()
@@ -101,8 +102,8 @@ export class LocDto {
   id!: number;
 
   @OptionalField()
-  @IsIn(['cob', 'cobv'])
-  tipoCob?: 'cob' | 'cobv';
+  @IsIn(['cobv'])
+  tipoCob?: 'cobv';
 }
 
 /** One `infoAdicionais` item (schema CobBase). */

@@ -189,7 +189,9 @@ describe('CobVSolicitadaDto (PUT /cobv/{txid})', () => {
     const body = officialExample('cobBody1');
     body.loc.tipoCob = 'cobv';
     expect(put(body).violacoes).toEqual([]);
-    body.loc.tipoCob = 'rec';
-    expect(paths(put(body))).toEqual(['cobv.loc.tipoCob']);
+    for (const other of ['rec', 'cob']) {
+      body.loc.tipoCob = other;
+      expect(paths(put(body))).toEqual(['cobv.loc.tipoCob']);
+    }
   });
 });

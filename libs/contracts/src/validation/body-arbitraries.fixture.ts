@@ -66,7 +66,7 @@ const devedor = fc
     fc.record({ nome: text(200), email: text(80), logradouro: text(200), cidade: text(200), uf: text(2), cep: text(8) }, { requiredKeys: ['nome'], noNullPrototype: true }),
   )
   .chain(([doc, rest]) => shuffled(fc.constant({ ...doc, ...rest })));
-const loc = rec({ id: fc.oneof(fc.maxSafeInteger(), fc.constantFrom(-0, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER)), tipoCob: fc.constantFrom('cob', 'cobv') }, ['id']);
+const loc = rec({ id: fc.oneof(fc.maxSafeInteger(), fc.constantFrom(-0, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER)), tipoCob: fc.constant('cobv') }, ['id']);
 const info = rec({ nome: text(50), valor: text(200) }, ['nome', 'valor']);
 const infoAdicionais = fc.oneof({ weight: 9, arbitrary: fc.array(info, { maxLength: 5 }) }, { weight: 1, arbitrary: fc.array(info, { minLength: 45, maxLength: 50 }) });
 const modalidadeValor = (max: number) => rec({ modalidade: modalidade(max), valorPerc: money }, ['modalidade', 'valorPerc']);
