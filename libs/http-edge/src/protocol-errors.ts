@@ -6,6 +6,7 @@ import { Logger } from '@nestjs/common';
 import { correlationIdOf } from '@pix/observability';
 import type { FastifyRequest } from 'fastify';
 import { problemForStatus, rawProblemResponse } from './edge-problem';
+import { installPipelineOrder } from './pipelining';
 
 const logger = new Logger('HTTP');
 const answered = new WeakSet<Duplex>();
@@ -81,9 +82,11 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
  * Continue` for a body over `bodyLimit`): a missing Host
  * (checked with the duplicates instead, see duplicate-headers.ts), an `Expect` other than
  * 100-continue (Node's bare 417), and CONNECT (Node would drop the connection unanswered).
+ * Pipelined requests run in turn (pipelining.ts).
  */
 export function installServerEdge(server: Server, bodyLimit = Infinity): void {
   (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
+  installPipelineOrder(server);
   // A body declared larger than we take gets its 413 before it is sent: Node's automatic
   // `100 Continue` invited the upload, and closing under it could cost the client the answer.
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
