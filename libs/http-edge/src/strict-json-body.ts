@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasRefusedText, parseStrictJson, ProblemError, StrictJsonError, type TipoErro } from '@pix/contracts';
+import { readBody } from './body-reader';
 import { charsetRefusal } from './charset';
 
 /** Where in a request a value came from: the endpoint decides which problem type that is. */
@@ -34,15 +35,19 @@ const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  */
 export function installStrictInput(fastify: FastifyInstance, options: StrictInputOptions): void {
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw: Buffer, done) => {
+  // Read by readBody, not Fastify's parseAs (which keeps one Buffer per chunk received).
+  fastify.addContentTypeParser('application/json', (request, payload, done) => {
     const refused = charsetRefusal(request.headers['content-type']);
     if (refused) return done(refused, undefined);
-    try {
-      // The endpoint's problem is looked up only for a body refused (it reads the route's URL).
-      done(null, parseBody(raw, () => options.problemFor(request, 'body')));
-    } catch (error) {
-      done(error as Error, undefined);
-    }
+    readBody(request, payload, (failed, raw) => {
+      if (failed) return done(failed, undefined);
+      try {
+        // The endpoint's problem is looked up only for a body refused (it reads the route's URL).
+        done(null, parseBody(raw!, () => options.problemFor(request, 'body')));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    });
   });
   // Callback hooks, not async ones: they run on every request and need no promise.
   fastify.addHook('onRequest', (request, _reply, done) => {
