@@ -56,4 +56,23 @@ describe('request bodies at the edge', () => {
     }
     expect(Math.round((peak - before) / MiB)).toBeLessThan(30);
   });
+
+  // fetch-style clients send Content-Type: application/json on every request, with or without a body.
+  it('an empty body with Content-Type on a method whose routes take none (DELETE, GET) is no body', async () => {
+    const put = await api.request('PUT', `/cobv/${newTxid('eb')}`, validCobV());
+    expect(put.status).toBe(201);
+    const id = put.body.loc.id;
+    const json = { 'content-type': 'application/json' };
+    // Without Content-Length (fetch with no body), then with Content-Length: 0 (fetch with '').
+    for (const del of [await api.request('DELETE', `/loc/${id}/txid`, undefined, json), await api.raw('DELETE', `/loc/${id}/txid`, '', json)])
+      expect([del.status, del.body?.id]).toEqual([200, id]);
+    const get = await api.request('GET', `/loc/${id}`, undefined, json);
+    expect([get.status, get.body?.id]).toEqual([200, id]);
+    // Chunked with no chunk at all: empty too.
+    const chunked = `DELETE /v2/loc/${id}/txid HTTP/1.1\r\nHost: api.localhost\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`;
+    expect(await statusOf(api, Buffer.from(chunked))).toBe('HTTP/1.1 200 OK');
+    // A body that is there is still read as JSON: malformed, it is refused as before.
+    const bad = await api.raw('DELETE', `/loc/${id}/txid`, '{', json);
+    expect([bad.status, bad.body.type]).toEqual([400, expect.stringMatching(/RequisicaoInvalida$/)]);
+  });
 });

@@ -23,6 +23,9 @@ const MALFORMED: Partial<Record<StrictJsonError['fault'], string>> = {
   proto: 'O corpo da requisição contém propriedades proibidas (__proto__)',
 };
 
+/** Methods Fastify reads a body for that no route of ours takes one with. */
+const NO_BODY_METHODS = new Set(['DELETE', 'OPTIONS']);
+
 const refusedText = (name: string) => `${name} contém um caractere de controle (U+0000 a U+001F, U+007F a U+009F) ou um substituto UTF-16 isolado, que não são aceitos.`;
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -37,10 +40,15 @@ export function installStrictInput(fastify: FastifyInstance, options: StrictInpu
   fastify.removeContentTypeParser('application/json');
   // Read by readBody, not Fastify's parseAs (which keeps one Buffer per chunk received).
   fastify.addContentTypeParser('application/json', (request, payload, done) => {
+    const bodiless = NO_BODY_METHODS.has(request.method);
     const refused = charsetRefusal(request.headers['content-type']);
-    if (refused) return done(refused, undefined);
+    if (refused && !bodiless) return done(refused, undefined);
     readBody(request, payload, (failed, raw) => {
       if (failed) return done(failed, undefined);
+      // fetch-style clients send Content-Type on every request: an empty body on a method none
+      // of our routes takes a body with is no body (GET and HEAD bodies Fastify never reads).
+      if (bodiless && raw!.length === 0) return done(null, undefined);
+      if (refused) return done(refused, undefined);
       try {
         // The endpoint's problem is looked up only for a body refused (it reads the route's URL).
         done(null, parseBody(raw!, () => options.problemFor(request, 'body')));
