@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { decideCobV, type CobVCommand, type CobVState } from '@pix/domain';
+import type { CobVRow } from '@pix/read-models';
 import type { LocWriter } from './loc-writer';
 import { referencedLocation } from './referenced-location';
 
@@ -20,4 +21,22 @@ export async function withClaimedLocation<C extends NamingCommand>(locs: LocWrit
   if (!loc.exists) return { ...command, locationReferenciada: await referencedLocation(db, recebedorId, locId, undefined) };
   decideCobV({ ...command, locationSolicitada: { id: loc.id, location: loc.location, criacao: loc.criacao } }, current);
   return { ...command, locationSolicitada: await locs.claim(recebedorId, locId, command.txid) };
+}
+
+/**
+ * After the charge's append, for a request that named `loc.id` (PUT, PATCH, or a retry of either):
+ * the location's stream is read again. A `DELETE /loc/{id}/txid` that ran between the claim and
+ * the append freed it (another charge may hold it since), yet the charge got it: the charge lets
+ * it go (the idempotent unlink) and the answer is the charge as it then is. The DELETE writes,
+ * then reads the charge; this writes, then reads the location: at least one of the two sees the
+ * other's write, on either event store, without a transaction across streams (ADR 12).
+ */
+export async function confirmClaim(locs: LocWriter, recebedorId: string, charge: CobVRow): Promise<CobVRow> {
+  const id = charge.loc?.id;
+  if (id === undefined) return charge;
+  const loc = await locs.read(recebedorId, id);
+  // An implicit location has no stream: only its charge ever held it.
+  if (!loc.exists || loc.txid === charge.txid) return charge;
+  const after = await locs.unlinkCharge(recebedorId, charge.txid, id);
+  return after.exists ? after : charge;
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { cobvDecider, DomainError, isDomainError, locationDecider, type LocationCommand, type LocationState, type PayloadLocation } from '@pix/domain';
+import { cobvDecider, DomainError, isDomainError, locationDecider, type CobVState, type LocationCommand, type LocationEvent, type LocationState, type PayloadLocation } from '@pix/domain';
 import { aggregateStream, handleCommand, type EventStore, type GlobalPosition } from '@pix/event-store';
 import type { Projections } from '../infrastructure/projections';
 import { CLOCK, EVENT_STORE, LOCATION_IDS, PROJECTIONS } from '../infrastructure/tokens';
@@ -55,26 +55,35 @@ export class LocWriter {
     }
   }
 
-  /** Frees an explicit location (no charge → no event). */
-  unlinkLocation(recebedorId: string, id: number): Promise<LocationState> {
-    return this.execute(recebedorId, id, (now) => ({ type: 'DesvincularLocation', now }));
+  /**
+   * Frees an explicit location (no charge → no event). Returns the txid it was freed from, read at
+   * the append (it may differ from what the caller read before: a claim in between).
+   */
+  async unlinkLocation(recebedorId: string, id: number): Promise<string | undefined> {
+    const { events } = await this.handle(recebedorId, id, (now) => ({ type: 'DesvincularLocation', now }));
+    return events.find((e) => e.type === 'LocationDesvinculada')?.data.txid;
   }
 
-  /** The charge stops using location `locId` (nothing when it does not use it, or does not exist). */
-  async unlinkCharge(recebedorId: string, txid: string, locId: number): Promise<void> {
-    const { position } = await handleCommand(this.store, cobvStream(recebedorId, txid), cobvDecider, () => ({
+  /** The charge stops using location `locId` (nothing when it does not use it, or does not exist); the charge after. */
+  async unlinkCharge(recebedorId: string, txid: string, locId: number): Promise<CobVState> {
+    const { state, position } = await handleCommand(this.store, cobvStream(recebedorId, txid), cobvDecider, () => ({
       type: 'DesvincularLocationCobV' as const,
       txid,
       locId,
       now: this.clock.now(),
     }));
     await this.caughtUp(['cobv', 'loc'], position);
+    return state;
   }
 
   private async execute(recebedorId: string, id: number, build: (now: Date) => LocationCommand): Promise<LocationState> {
-    const { state, position } = await handleCommand(this.store, locStream(recebedorId, id), locationDecider, () => build(this.clock.now()));
+    return (await this.handle(recebedorId, id, build)).state;
+  }
+
+  private async handle(recebedorId: string, id: number, build: (now: Date) => LocationCommand): Promise<{ state: LocationState; events: LocationEvent[] }> {
+    const { state, events, position } = await handleCommand(this.store, locStream(recebedorId, id), locationDecider, () => build(this.clock.now()));
     await this.caughtUp(['loc'], position);
-    return state;
+    return { state, events };
   }
 
   private async caughtUp(names: string[], position: GlobalPosition | undefined): Promise<void> {

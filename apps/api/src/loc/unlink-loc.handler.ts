@@ -32,7 +32,11 @@ export class UnlinkLocHandler implements ICommandHandler<UnlinkLocCommand, Paylo
       // claimed by that charge, and a retry finishes the job; never a charge pointing at a
       // location already given to another (ADR 12).
       if (own.txid !== undefined) await this.writer.unlinkCharge(recebedor.id, own.txid, n);
-      await this.writer.unlinkLocation(recebedor.id, n);
+      const freed = await this.writer.unlinkLocation(recebedor.id, n);
+      // Then read the charges again (write, then read the other's stream): a PUT or PATCH that
+      // claimed the location and appended its charge after the read above holds it now. Either
+      // it is seen here, or its own re-read of the location sees it freed (claimed-location.ts).
+      for (const txid of new Set([own.txid, freed])) if (txid !== undefined) await this.writer.unlinkCharge(recebedor.id, txid, n);
       return { id: own.id, location: payloadLocation(own.location), tipoCob: own.tipoCob, criacao: own.criacao };
     }
     // An implicit location (made with its charge) lives in the charge's stream only.

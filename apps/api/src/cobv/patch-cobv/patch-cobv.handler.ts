@@ -5,7 +5,7 @@ import type { CobVRow } from '@pix/read-models';
 import type { Pool } from 'pg';
 import { firstThenFresh, pendenciaLote } from '../../lotecobv/pendencia-lote';
 import { READ_DB } from '../../infrastructure/tokens';
-import { withClaimedLocation } from '../../loc/claimed-location';
+import { confirmClaim, withClaimedLocation } from '../../loc/claimed-location';
 import { LocWriter } from '../../loc/loc-writer';
 import { referencedLocation } from '../../loc/referenced-location';
 import { CobVWriter, TXID_PATTERN } from '../cobv-writer';
@@ -36,6 +36,6 @@ export class PatchCobVHandler implements ICommandHandler<PatchCobVCommand, CobVR
       command.locationReferenciada = await referencedLocation(this.db, recebedor.id, locId, current.loc?.id);
       return command;
     });
-    return state;
+    return locId === undefined ? state : confirmClaim(this.locs, recebedor.id, state);
   }
 }

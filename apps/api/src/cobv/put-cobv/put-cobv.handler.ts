@@ -5,7 +5,7 @@ import { semPendenciaDeLote, type CobVRow } from '@pix/read-models';
 import type { Pool } from 'pg';
 import { firstThenFresh, pendenciaLote } from '../../lotecobv/pendencia-lote';
 import { LOCATION_IDS, READ_DB } from '../../infrastructure/tokens';
-import { withClaimedLocation } from '../../loc/claimed-location';
+import { confirmClaim, withClaimedLocation } from '../../loc/claimed-location';
 import { LocWriter } from '../../loc/loc-writer';
 import { referencedLocation } from '../../loc/referenced-location';
 import type { LocationIds } from '../../shared/ports';
@@ -57,6 +57,6 @@ export class PutCobVHandler implements ICommandHandler<PutCobVCommand, CobVRow> 
       },
       { assumeNew },
     );
-    return state;
+    return locId === undefined ? state : confirmClaim(this.locs, recebedor.id, state);
   }
 }
