@@ -29,13 +29,20 @@ export class GetCobVHandler implements IQueryHandler<GetCobVQuery, CobVRow> {
     if (revisao === undefined) return (await this.lookups.find(recebedor.id, txid)) ?? (() => { throw notFound(); })();
     const parsed = parseRevisaoQuery(revisao);
     if (parsed.value === undefined) throw new DomainError('CobVConsultaInvalida', 'O parâmetro revisao não respeita o _schema_.', parsed.violacoes);
-    // History lives in the receiver's own stream: fold until the asked revision.
+    // History lives in the receiver's own stream: the content as it last was at revision n (a
+    // payment, or a change of `loc`, keeps the revision), with the location the charge has NOW:
+    // the contract keeps no history of `loc`, and an old one may serve another charge since (ADR 12).
     let state: CobVState = cobvDecider.initialState;
+    let atRevision: CobVRow | undefined;
     for (const e of await readTypedStream(this.store, cobvStream(recebedor.id, txid))) {
       state = cobvDecider.evolve(state, e);
-      if (state.exists && state.revisao === parsed.value) return state;
+      if (state.exists && state.revisao === parsed.value) atRevision = state;
     }
     if (!state.exists) throw notFound();
+    if (atRevision) {
+      const { loc: _then, ...content } = atRevision;
+      return state.loc ? { ...content, loc: state.loc } : content;
+    }
     throw new DomainError('CobVConsultaInvalida', 'O parâmetro revisao corresponde a uma revisão inexistente para a cobrança.', [
       { razao: 'O parâmetro revisao corresponde a uma revisão inexistente para a cobrança apontada pelo parâmetro txid.', propriedade: 'revisao', valor: revisao },
     ]);
