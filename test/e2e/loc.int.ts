@@ -53,6 +53,14 @@ describe('/loc', () => {
     expect(got.body).toEqual(a);
   });
 
+  it("POST's 201 names the created location in the contract's location header: its URL, GET /loc/{id}", async () => {
+    const r = await api.request('POST', '/loc', { tipoCob: 'cobv' });
+    expect(r.status).toBe(201);
+    expect(r.headers.get('location')).toBe(`${api.config.basePath}/loc/${r.body.id}`);
+    const got = await fetch(new URL(r.headers.get('location') ?? '', api.baseUrl), { headers: { authorization: `Bearer ${await api.tokenFor()}` } });
+    expect(await got.json()).toEqual(r.body);
+  });
+
   it('refuses tipoCob cob, a bad body and unknown members, storing nothing', async () => {
     const before = await events();
     expectProblem(await api.request('POST', '/loc', { tipoCob: 'cob' }), 400, 'PayloadLocationOperacaoInvalida', 'loc.tipoCob');

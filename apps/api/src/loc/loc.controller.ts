@@ -1,6 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { PayloadLocationWire } from '@pix/contracts';
 import type { Recebedor } from '@pix/domain';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toPayloadLocationCompleta, type LocRow } from '@pix/read-models';
 import { CurrentRecebedor, Scopes } from '../auth/auth-context';
 import { CreateLocCommand } from './create-loc.handler';
@@ -19,8 +21,12 @@ export class LocController {
   @Post()
   @HttpCode(201)
   @Scopes('payloadlocation.write')
-  create(@CurrentRecebedor() recebedor: Recebedor, @Body() body: unknown) {
-    return this.commands.execute(new CreateLocCommand(recebedor, body));
+  async create(@CurrentRecebedor() recebedor: Recebedor, @Body() body: unknown, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const created = await this.commands.execute<CreateLocCommand, PayloadLocationWire>(new CreateLocCommand(recebedor, body));
+    // The contract's 201 names the created location in a `location` header: its URL here,
+    // GET /loc/{id}, as a reference on the path the client called (no trust in a Host header).
+    reply.header('location', `${request.url.split('?')[0].replace(/\/$/, '')}/${created.id}`);
+    return created;
   }
 
   @Get()
