@@ -10,6 +10,8 @@ export interface ItemLocations {
   claim(recebedorId: string, id: number, txid: string): Promise<PayloadLocation>;
   /** What `loc.id` names when the request cannot use it (`usable`: the charge's own). */
   referenced(recebedorId: string, id: number, usable: number | undefined): Promise<LocationReferenciada | undefined>;
+  /** After the charge's append: lets the location go if a DELETE freed it meanwhile (ADR 12, `confirmClaim`). */
+  confirm(recebedorId: string, charge: CobVState): Promise<void>;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Projections } from '../../infrastructure/projections';
 import { CLOCK, CONFIG, EVENT_STORE, LOCATION_IDS, PROJECTIONS, READ_DB, RECEIVER_DIRECTORY } from '../../infrastructure/tokens';
 import { mapWithConcurrency } from '../../shared/map-with-concurrency';
 import type { Clock, LocationIds, ReceiverDirectory } from '../../shared/ports';
+import { confirmClaim } from '../../loc/claimed-location';
 import { LocWriter } from '../../loc/loc-writer';
 import { referencedLocation } from '../../loc/referenced-location';
 import { BatchProgressLog } from './batch-progress-log';
@@ -56,6 +57,9 @@ export class LoteCobVProcessor implements OnApplicationBootstrap, OnApplicationS
         read: (recebedorId, id) => locs.read(recebedorId, id),
         claim: (recebedorId, id, txid) => locs.claim(recebedorId, id, txid),
         referenced: (recebedorId, id, usable) => referencedLocation(db, recebedorId, id, usable),
+        confirm: async (recebedorId, charge) => {
+          if (charge.exists) await confirmClaim(locs, recebedorId, charge);
+        },
       },
     };
     this.progress = new BatchProgressLog(db, this.logger);
