@@ -134,6 +134,28 @@ describe('lotecobv: the batch rules', () => {
     expect((await api.request('GET', `/loc/${taken}`)).body).toMatchObject({ id: taken, txid: holder });
   });
 
+  it('a PATCH request naming a free location gives a charge unlinked from its own one that location (no new revision), as PATCH /cobv does; a linked charge keeps its own', async () => {
+    const id = loteId();
+    const [unlinked, linked] = [newTxid('u'), newTxid('u')];
+    await api.request('PUT', `/lotecobv/${id}`, { descricao: 'Relink', cobsv: requests([unlinked, linked]) });
+    await settledBatch(api, id);
+    const implicit = (await api.request('GET', `/cobv/${unlinked}`)).body.loc.id as number;
+    expect((await api.request('DELETE', `/loc/${implicit}/txid`)).status).toBe(200);
+    const [free, other] = [(await api.request('POST', '/loc', { tipoCob: 'cobv' })).body.id as number, (await api.request('POST', '/loc', { tipoCob: 'cobv' })).body.id as number];
+    expect((await api.request('PATCH', `/lotecobv/${id}`, { cobsv: [{ txid: unlinked, loc: { id: free } }, { txid: linked, loc: { id: other } }] })).status).toBe(202);
+    const lote = await settledBatch(api, id);
+    const byTxid = new Map(lote.cobsv.map((c: any) => [c.txid, c]));
+    expect((byTxid.get(unlinked) as any).status).toBe('CRIADA');
+    // A refused revision leaves its request CRIADA (the charge stands) with the revision's problem.
+    expect((byTxid.get(linked) as any).problema.violacoes[0]).toMatchObject({ propriedade: 'cobv.loc.id', razao: 'O location referenciado por cobv.loc.id existe, mas não está disponível para esta cobrança.' });
+    expect((await api.request('GET', `/cobv/${linked}`)).body.loc.id).not.toBe(other);
+    const got = (await api.request('GET', `/cobv/${unlinked}`)).body;
+    expect(got).toMatchObject({ revisao: 0, loc: { id: free, txid: unlinked } });
+    expect(got.pixCopiaECola).toContain(got.location);
+    expect((await api.request('GET', `/loc/${free}`)).body.txid).toBe(unlinked);
+    expect((await api.request('GET', `/loc/${other}`)).body).not.toHaveProperty('txid');
+  });
+
   it('PATCH revises a subset; a txid outside the original set is refused', async () => {
     const id = loteId();
     const txids = [newTxid('p'), newTxid('p')];

@@ -54,7 +54,7 @@ export function decideSolicitacaoLote(s: SolicitacaoEmProcessamento, charge: Cob
   try {
     const eventos =
       s.via === 'REVISAO_PATCH'
-        ? decideCobV({ type: 'RevisarCobV', txid: s.txid, input: s.entrada.input, now: s.now, recebedor, locationReferenciada: s.locationReferenciada }, charge)
+        ? decideCobV({ type: 'RevisarCobV', txid: s.txid, input: s.entrada.input, now: s.now, recebedor, locationSolicitada: s.locationSolicitada, locationReferenciada: s.locationReferenciada }, charge)
         : decideCobV(
             {
               type: 'CriarOuAlterarCobV',

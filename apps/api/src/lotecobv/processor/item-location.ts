@@ -18,14 +18,16 @@ export interface ItemLocations {
  * The request's location, as PUT and PATCH /cobv get theirs (ADR 12): a new charge naming none
  * gets a new implicit one; a new charge naming a location of its receiver claims it, once the
  * request is decided as accepted (a denied request claims nothing; claiming again after a crash
- * is a no-op for the same txid); a `loc.id` the request cannot use comes with what it names, the
+ * is a no-op for the same txid), and so does a revision naming one for a charge that has none; a `loc.id` the request cannot use comes with what it names, the
  * reason it is denied. Batches used to deny every `loc.id` as "inexiste", though the contract's
  * batch items are CobVSolicitada, `loc` included.
  */
 export async function withLocation(s: SolicitacaoEmProcessamento, charge: CobVState, recebedorId: string, locations: ItemLocations): Promise<SolicitacaoEmProcessamento> {
   const locId = 'input' in s.entrada ? s.entrada.input.loc?.id : undefined;
   if (locId === undefined) return charge.exists ? s : { ...s, novaLocation: await locations.next() };
-  if (charge.exists || s.via === 'REVISAO_PATCH') return { ...s, locationReferenciada: await locations.referenced(recebedorId, locId, charge.exists ? charge.loc?.id : undefined) };
+  // A revision may give a charge with no location (unlinked) one, as PATCH /cobv does.
+  const linking = s.via === 'REVISAO_PATCH' && charge.exists && !charge.loc;
+  if (!linking && (charge.exists || s.via === 'REVISAO_PATCH')) return { ...s, locationReferenciada: await locations.referenced(recebedorId, locId, charge.exists ? charge.loc?.id : undefined) };
   const loc = await locations.read(recebedorId, locId);
   if (loc.exists) {
     const asked = { ...s, locationSolicitada: { id: loc.id, location: loc.location, criacao: loc.criacao } };
