@@ -4,6 +4,11 @@ import { createTestDatabase, testPool, type TestDatabase } from '@pix/testing';
 import { cobvProjection } from './cobv/cobv-projection';
 import { ProjectionRunner, readCheckpoint } from './projection-runner';
 
+// The runner reads nothing past a transaction still open anywhere in the cluster (ADR 1): with
+// other suites' transactions beside it, catching up can take seconds. The waitFor deadlines
+// below bound that; jest's own 5 s must not cut them short.
+jest.setTimeout(30_000);
+
 describe('projection runner: pages it does not handle', () => {
   let db: TestDatabase;
   let pool: Pool;

@@ -35,6 +35,11 @@ const period = { inicio: new Date(now.getTime() - 86_400_000), fim: new Date(now
 const pix = (e2e: string, chave: string, txid?: string): PixRecebido => ({ endToEndId: e2e, txid, chave, valor: '1.00', horario: now.toISOString() });
 const e2e = (n: number) => `E12345678202611221200${String(n).padStart(11, '0')}`;
 
+// The runner reads nothing past a transaction still open anywhere in the cluster (ADR 1): with
+// other suites' transactions beside it, catching up can take seconds. The waitFor deadlines
+// below bound that; jest's own 5 s must not cut them short.
+jest.setTimeout(30_000);
+
 describe('read models: two receivers with the same txid and batch id', () => {
   let db: TestDatabase;
   let pool: Pool;
