@@ -1,5 +1,7 @@
 import { cobvDecider, type CobVCommand, type CobVInput, type Recebedor } from '..';
 import { deciderSpec } from '../testing/decider-spec';
+import fc from 'fast-check';
+import { amountDue } from '../shared';
 import { unpayableValor } from './payable-valor';
 
 const spec = deciderSpec(cobvDecider);
@@ -78,5 +80,47 @@ describe('cobv valor: payable on every date (amounts in the wire form, 999999999
     // 400% off: past the wire form's limit, and nothing left to pay.
     expect(unpayableValor(calendario, valor, '2026-11-26').map((v) => v.propriedade)).toEqual(['cobv.valor', 'cobv.valor.desconto']);
     expect(unpayableValor(calendario, valor, '2027-12-20')).toEqual([]);
+  });
+  // An audit's cases: each component is rounded half-up to the cent, so near 100% off on small
+  // amounts the rounded rebate or discount takes the whole original.
+  it.each([
+    ['a 99.99% rebate on 10.00 (999.9 cents, rounded 1000)', { original: '10.00', abatimento: { modalidade: 2, valorPerc: '99.99' } }],
+    ['a 99.95% rebate on 10.00', { original: '10.00', abatimento: { modalidade: 2, valorPerc: '99.95' } }],
+    ['a 50% rebate on 0.01', { original: '0.01', abatimento: { modalidade: 2, valorPerc: '50.00' } }],
+    ['a 50% fixed-date discount on 0.01', { original: '0.01', desconto: { modalidade: 2, descontoDataFixa: [{ data: '2027-12-30', valorPerc: '50.00' }] } }],
+    ['a 99% fixed-date discount on 0.03', { original: '0.03', desconto: { modalidade: 2, descontoDataFixa: [{ data: '2027-12-30', valorPerc: '99.00' }] } }],
+  ] as [string, CobVInput['valor']][])('refuses what rounding brings to 0.00: %s', (_label, valor) => {
+    spec.given([]).when(put(body(valor))).thenThrows('CobVOperacaoInvalida', ['cobv.valor.desconto']);
+  });
+
+  it('accepts what rounding leaves a cent of: a 99.94% rebate on 10.00, a 49.99% rebate on 0.01', () => {
+    for (const valor of [
+      { original: '10.00', abatimento: { modalidade: 2, valorPerc: '99.94' } },
+      { original: '0.01', abatimento: { modalidade: 2, valorPerc: '49.99' } },
+    ])
+      spec.given([]).when(put(body(valor))).then((events) => expect(events).toHaveLength(1));
+  });
+
+  it('never passes a charge whose final is zero on a date it can be paid (small amounts, rates near 100%)', () => {
+    const calendario = { dataDeVencimento: '2027-01-29', validadeAposVencimento: 3 };
+    const today = '2026-11-26';
+    const dates = ['2026-11-26', '2027-01-15', '2027-01-28', '2027-01-29'];
+    const percent = fc.oneof(fc.integer({ min: 9_900, max: 10_000 }), fc.integer({ min: 1, max: 10_000 }));
+    const valor = fc.record({
+      original: fc.integer({ min: 1, max: 5_000 }),
+      abatimento: fc.option(fc.record({ modalidade: fc.constant(2 as const), valorPerc: percent }), { nil: undefined }),
+      desconto: fc.option(fc.record({ modalidade: fc.constant(2 as const), descontoDataFixa: fc.constant([{ data: '2027-01-15' }]).chain((d) => percent.map((valorPerc) => [{ ...d[0], valorPerc }])) }), { nil: undefined }),
+    });
+    // fast-check prints the seed and the path of a failure (replay with { seed, path }).
+    fc.assert(
+      fc.property(valor, (v) => {
+        if (unpayableValor(calendario, v as never, today).length > 0) return;
+        for (const paymentDate of dates) {
+          const due = amountDue({ valor: v as never, ...calendario, paymentDate });
+          expect(due === null || due.final > 0).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -7,6 +7,8 @@ const FAR_END = '9999-12-31';
 /** More than the days a due date or a validity's end can move to reach a business day. */
 const DAYS_MOVED = 15;
 const PERCENT = 10_000;
+/** What rounding half-up to the cent can add to one component. */
+const HALF_CENT = 0.5;
 
 /**
  * A charge must be payable on every date it can be paid: each amount due written in the wire
@@ -67,8 +69,11 @@ function limitsFor(calendario: CobVContent['calendario'], valor: CobVContent['va
 /**
  * No component can be larger than `upper`, and `final` is never below `lower`: every rate
  * applied to the whole original for every day from today to past the last payable date.
- * Floating point on purpose (products may pass 2^53); the margin covers its rounding, and a
- * bound past a limit only means the exact check runs.
+ * Floating point on purpose (products may pass 2^53); the relative margin covers its rounding,
+ * and a bound past a limit only means the exact check runs. amountDue rounds each component
+ * half-up to the cent, up to half a cent more than its exact value: absolute margins cover that
+ * (on 10.00 a 99.99% rebate is 999.9 cents exactly but 1000 rounded, final zero; relative
+ * margins alone passed it).
  */
 function bounds(calendario: CobVContent['calendario'], valor: CobVContent['valor'], today: string): { upper: number; lower: number } {
   const days = Math.max(0, daysBetween(today, calendario.dataDeVencimento)) + calendario.validadeAposVencimento + DAYS_MOVED;
@@ -84,7 +89,7 @@ function bounds(calendario: CobVContent['calendario'], valor: CobVContent['valor
       ? part(desconto.valorPerc, desconto.modalidade <= 4, true)
       : Math.max(0, ...(desconto.descontoDataFixa ?? []).map((d) => part(d.valorPerc, desconto.modalidade === 1, false)));
   return {
-    upper: (original + multaMax + jurosMax + descontoMax + abatimentoMax) * (1 + 1e-9),
-    lower: original - (abatimentoMax + descontoMax) * (1 + 1e-9),
+    upper: (original + multaMax + jurosMax + descontoMax + abatimentoMax) * (1 + 1e-9) + HALF_CENT * 4,
+    lower: original - (abatimentoMax + descontoMax) * (1 + 1e-9) - HALF_CENT * 2,
   };
 }
