@@ -10,8 +10,14 @@ import { installPipelineOrder } from './pipelining';
 
 const logger = new Logger('HTTP');
 const answered = new WeakSet<Duplex>();
-/** How long, and how many bytes, a refused connection may still drain, so our answer is not lost to a reset. */
-const LINGER_MS = 1000;
+/**
+ * How long, and how many bytes, a refused connection may still drain, so our answer is not lost
+ * to a reset: as nginx's lingering_timeout and lingering_time, a pause between reads ends it, and
+ * so does a total. A total alone (1 s once) cut off clients still writing a 16 MiB body on a busy
+ * machine (EPIPE instead of the 413).
+ */
+const LINGER_IDLE_MS = 2_000;
+const LINGER_MAX_MS = 10_000;
 const LINGER_MAX_BYTES = 64 * 1_048_576;
 
 /** Node's parser errors (llhttp codes) and time-outs, in the status Node itself gives and our words. */
@@ -38,19 +44,23 @@ function correlationIdFor(socket: Duplex): string {
  * client's receive buffer before it is read (ECONNRESET or EPIPE instead of the 413). So the
  * answer ends with FIN, and what still comes is read and thrown away, not parsed (a request
  * pipelined after it would be served with no way to answer), until the client closes too (the
- * socket then ends itself), or for LINGER_MS, or up to LINGER_MAX_BYTES (a client streaming for
- * ever cannot hold the socket).
+ * socket then ends itself), pauses for LINGER_IDLE_MS, has lingered LINGER_MAX_MS, or has sent
+ * LINGER_MAX_BYTES (a client streaming for ever cannot hold the socket).
  */
 function lingeringClose(socket: Duplex, answer?: string): void {
   let drained = 0;
   const destroy = () => socket.destroy();
-  const timer = setTimeout(destroy, LINGER_MS);
-  timer.unref();
-  socket.once('close', () => clearTimeout(timer));
+  const idle = setTimeout(destroy, LINGER_IDLE_MS).unref();
+  const total = setTimeout(destroy, LINGER_MAX_MS).unref();
+  socket.once('close', () => {
+    clearTimeout(idle);
+    clearTimeout(total);
+  });
   socket.removeAllListeners('data'); // Node's HTTP parser, when it reads through events
   // Adding a listener also takes the socket from a parser consuming it directly (Node's own hook).
   socket.on('data', (chunk: Buffer) => {
     if ((drained += chunk.length) > LINGER_MAX_BYTES) destroy();
+    else idle.refresh();
   });
   // The handle may be stopped (a body nobody read) while the stream still thinks it is reading.
   const handle = (socket as { _handle?: { reading?: boolean; readStart?: () => number } })._handle;
