@@ -21,6 +21,7 @@ import type { FastifyRequest } from 'fastify';
 import { Public } from '../auth/auth-context';
 import type { AppConfig } from '../config/config';
 import { CASH_IN_PUBLISHER, CLOCK, CONFIG, EVENT_STORE, RECEIVER_DIRECTORY } from '../infrastructure/tokens';
+import { KeyedMutex } from '../shared/keyed-mutex';
 import type { Clock, ReceiverDirectory } from '../shared/ports';
 import { cobvStream, pixStream } from '../shared/streams';
 import { checkPaymentDate, readChargeLikeABank, type PaidPayload } from './payer-bank';
@@ -28,6 +29,7 @@ import { checkPaymentDate, readChargeLikeABank, type PaidPayload } from './payer
 const invalid = (razao: string, propriedade: string) => new DomainError('CobVOperacaoInvalida', razao, [{ razao, propriedade }]);
 const SANDBOX_MEMBERS = ['txid', 'pixCopiaECola', 'data', 'chave', 'valor', 'infoPagador', 'endToEndId'];
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+type CashInBase = Pick<PixRecebidoMessage, 'versao' | 'endToEndId' | 'horario' | 'infoPagador'>;
 
 /**
  * Local-mode payer: POST /sandbox/cash-in pays a charge like a payer's bank (ADR 11): from its
@@ -39,6 +41,8 @@ const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 @Public()
 @Controller('sandbox')
 export class SandboxCashInController {
+  private readonly oneAtATime = new KeyedMutex();
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CASH_IN_PUBLISHER) private readonly publisher: CashInPublisher,
@@ -62,12 +66,19 @@ export class SandboxCashInController {
     const now = this.clock.now();
     if (b.infoPagador !== undefined && (typeof b.infoPagador !== 'string' || b.infoPagador.length > 140)) throw invalid('infoPagador deve ser um texto de até 140 caracteres.', 'infoPagador');
     if (b.endToEndId !== undefined && (typeof b.endToEndId !== 'string' || !/^[a-zA-Z0-9]{32}$/.test(b.endToEndId))) throw invalid('endToEndId deve ter 32 letras e dígitos.', 'endToEndId');
-    const base = {
-      versao: 1 as const,
+    const base: CashInBase = {
+      versao: 1,
       endToEndId: (b.endToEndId as string | undefined) ?? newEndToEndId(now),
       horario: now.toISOString(),
       ...(b.infoPagador !== undefined ? { infoPagador: b.infoPagador as string } : {}),
     };
+    // Check, publish and (in-process) settle one payment at a time: two payers of one charge, or
+    // of one endToEndId, would both pass the checks before either is recorded. A developer tool's
+    // throughput does not matter; one queue for all payments leaves no pair of keys to order.
+    return this.oneAtATime.run('sandbox-cash-in', () => this.pay(b, base, data, correlationIdOf(request)));
+  }
+
+  private async pay(b: Record<string, unknown>, base: CashInBase, data: string | undefined, correlationId: string): Promise<PixRecebidoMessage> {
     const local = await this.directory.recebedor(LOCAL_RECEBEDOR_ID);
     if (!local) throw new Error(`the local receiver ("${LOCAL_RECEBEDOR_ID}") is not registered: the sandbox has nobody to pay`);
     const charge =
@@ -79,7 +90,7 @@ export class SandboxCashInController {
     if (b.endToEndId !== undefined && (await aggregateStream(this.store, pixStream(base.endToEndId), pixDecider)).state.exists)
       throw invalid('endToEndId já identifica outro Pix recebido: cada Pix tem o seu.', 'endToEndId');
     // The settlement it causes logs under this request's correlation id (ADR 17).
-    await this.publisher.publish(message, { correlationId: correlationIdOf(request) });
+    await this.publisher.publish(message, { correlationId });
     return message;
   }
 
