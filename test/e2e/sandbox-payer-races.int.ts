@@ -1,19 +1,25 @@
 import { LOCAL_KEY, newTxid, startApi, validCobV, type RunningApi } from '../support/api-harness';
 import { newE2e, sleep } from '../support/cash-in-fixtures';
+import { kafkaBrokers, lockKafka } from '../support/kafka-client';
 import { Receiver } from '../support/receiver';
 
-// Local mode, in-process transport: concurrent sandbox payments race for one charge or one
-// endToEndId. A bank refuses all but one; so must the sandbox payer (found by a black-box audit:
-// three 202s, three Pix and three webhooks for one charge; a webhook for a Pix never recorded).
-jest.setTimeout(120_000);
+// Local mode: concurrent sandbox payments race for one charge or one endToEndId. A bank refuses
+// all but one; so must the sandbox payer (found by a black-box audit: three 202s, three Pix and
+// three webhooks for one charge; a webhook for a Pix never recorded). Over the in-process
+// transport and, when KAFKA_BROKERS is set, over Kafka (settlement after the publish, ADR 7).
+jest.setTimeout(180_000);
 
+const BROKERS = kafkaBrokers();
+if (!BROKERS) console.warn('sandbox-payer-races.int.ts: the Kafka transport NOT RUN: KAFKA_BROKERS is not set');
+const TRANSPORTS: { transport: string; env: Record<string, string> }[] = [{ transport: 'in-process', env: {} }, ...(BROKERS ? [{ transport: 'Kafka', env: { KAFKA_BROKERS: BROKERS.join(',') } }] : [])];
 const ROUNDS = 20;
 const WHOLE_TIME = 'inicio=2000-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z';
 const INVALID = 'https://pix.bcb.gov.br/api/v2/error/CobVOperacaoInvalida';
 
-describe('sandbox payer under concurrent payments (local mode, in-process transport)', () => {
+describe.each(TRANSPORTS)('sandbox payer under concurrent payments (local mode, $transport transport)', ({ env }) => {
   let api: RunningApi;
   let receiver: Receiver;
+  let unlock: (() => void) | undefined;
   const pay = async (body: Record<string, unknown>) => {
     const r = await fetch(`${api.baseUrl}/sandbox/cash-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return { status: r.status, body: (await r.json()) as any };
@@ -33,13 +39,20 @@ describe('sandbox payer under concurrent payments (local mode, in-process transp
   };
 
   beforeAll(async () => {
+    if (BROKERS && 'KAFKA_BROKERS' in env) unlock = await lockKafka(BROKERS, 600_000);
     receiver = await Receiver.start();
-    api = await startApi({ env: { WEBHOOK_RETRY_SCHEDULE: '200ms', WEBHOOK_TIMEOUT: '2s' } });
+    api = await startApi({ env: { WEBHOOK_RETRY_SCHEDULE: '200ms', WEBHOOK_TIMEOUT: '2s', ...env } });
     expect((await api.request('PUT', `/webhook/${LOCAL_KEY}`, { webhookUrl: `${receiver.url}/hook` })).status).toBe(200);
-  });
+    // Kafka's consumer groups join in the background: race only once a payment has been settled.
+    const first = await charge('1.00');
+    expect((await pay({ txid: first })).status).toBe(202);
+    for (const deadline = Date.now() + 60_000; (await api.request('GET', `/cobv/${first}`)).body.status !== 'CONCLUIDA'; await sleep(200))
+      if (Date.now() > deadline) throw new Error('the first payment was not settled within 60 s');
+  }, 700_000);
   afterAll(async () => {
     await api?.stop();
     await receiver?.close();
+    unlock?.();
   });
 
   it(`accepts one of three concurrent payments of one charge and refuses the others (${ROUNDS} rounds)`, async () => {

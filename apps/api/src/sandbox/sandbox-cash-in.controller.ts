@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Logger, Post, Req } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { TXID_PATTERN, unknownMemberViolations, type PixRecebidoMessage } from '@pix/contracts';
 import {
@@ -24,11 +24,14 @@ import { CASH_IN_PUBLISHER, CLOCK, CONFIG, EVENT_STORE, RECEIVER_DIRECTORY } fro
 import { KeyedMutex } from '../shared/keyed-mutex';
 import type { Clock, ReceiverDirectory } from '../shared/ports';
 import { cobvStream, pixStream } from '../shared/streams';
+import { awaitSettlement } from './await-settlement';
 import { checkPaymentDate, readChargeLikeABank, type PaidPayload } from './payer-bank';
 
 const invalid = (razao: string, propriedade: string) => new DomainError('CobVOperacaoInvalida', razao, [{ razao, propriedade }]);
 const SANDBOX_MEMBERS = ['txid', 'pixCopiaECola', 'data', 'chave', 'valor', 'infoPagador', 'endToEndId'];
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** How long a payment over Kafka holds the queue for its settlement (consumers may still be joining). */
+const SETTLEMENT_WAIT_MS = 10_000;
 type CashInBase = Pick<PixRecebidoMessage, 'versao' | 'endToEndId' | 'horario' | 'infoPagador'>;
 
 /**
@@ -42,6 +45,7 @@ type CashInBase = Pick<PixRecebidoMessage, 'versao' | 'endToEndId' | 'horario' |
 @Controller('sandbox')
 export class SandboxCashInController {
   private readonly oneAtATime = new KeyedMutex();
+  private readonly logger = new Logger('Sandbox');
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -72,9 +76,10 @@ export class SandboxCashInController {
       horario: now.toISOString(),
       ...(b.infoPagador !== undefined ? { infoPagador: b.infoPagador as string } : {}),
     };
-    // Check, publish and (in-process) settle one payment at a time: two payers of one charge, or
-    // of one endToEndId, would both pass the checks before either is recorded. A developer tool's
-    // throughput does not matter; one queue for all payments leaves no pair of keys to order.
+    // Check, publish and settle one payment at a time (over Kafka, waiting for settlement): two
+    // payers of one charge, or of one endToEndId, would both pass the checks before either is
+    // recorded. A developer tool's throughput does not matter; one queue for all payments leaves
+    // no pair of keys to order.
     return this.oneAtATime.run('sandbox-cash-in', () => this.pay(b, base, data, correlationIdOf(request)));
   }
 
@@ -91,6 +96,8 @@ export class SandboxCashInController {
       throw invalid('endToEndId já identifica outro Pix recebido: cada Pix tem o seu.', 'endToEndId');
     // The settlement it causes logs under this request's correlation id (ADR 17).
     await this.publisher.publish(message, { correlationId });
+    if (this.config.kafkaBrokers.length > 0 && !(await awaitSettlement(this.store, message, SETTLEMENT_WAIT_MS)))
+      this.logger.warn(`Pix ${message.endToEndId} published but not settled within ${SETTLEMENT_WAIT_MS} ms: the next sandbox payment's checks may not see it`);
     return message;
   }
 
