@@ -64,6 +64,7 @@ const PUT_CASES: [string, Rejected][] = [
   ['abatimento (fixed) equal to the original', { body: withValor({ abatimento: { modalidade: 1, valorPerc: '123.45' } }), prop: 'cobv.valor.abatimento' }],
   ['abatimento (fixed) above the original', { body: withValor({ abatimento: { modalidade: 1, valorPerc: '500.00' } }), prop: 'cobv.valor.abatimento' }],
   ['abatimento of 100%', { body: withValor({ abatimento: { modalidade: 2, valorPerc: '100.00' } }), prop: 'cobv.valor.abatimento' }],
+  ['abatimento of 99.99% on 0.01 (rounded half-up to the cent, the whole original)', { body: withValor({ original: '0.01', abatimento: { modalidade: 2, valorPerc: '99.99' } }), prop: 'cobv.valor.abatimento' }],
   ['desconto modalidade 1 without descontoDataFixa', { body: withValor({ desconto: { modalidade: 1 } }), prop: 'cobv.valor.desconto' }],
   ['desconto modalidade 1 with an empty descontoDataFixa', { body: withValor({ desconto: { modalidade: 1, descontoDataFixa: [] } }), prop: 'cobv.valor.desconto' }],
   ['desconto modalidade 2 with valorPerc filled', { body: () => withValor({ desconto: { modalidade: 2, valorPerc: '1.00', descontoDataFixa: [{ data: due(), valorPerc: '1.00' }] } })(validCobV()), prop: 'cobv.valor.desconto' }],
@@ -124,7 +125,9 @@ const ACCEPTED: [string, string, (valid: Body) => Body][] = [
   ['a txid of 35 characters', 'D'.repeat(35), (b) => b],
   ['solicitacaoPagador of 140 characters and 50 infoAdicionais at their maximum lengths', '', (b) => ({ ...b, solicitacaoPagador: 'x'.repeat(140), infoAdicionais: Array.from({ length: 50 }, (_, i) => ({ nome: `${i}`.padEnd(50, 'n'), valor: 'v'.repeat(200) })) })],
   ['a devedor nome of 200 characters and an alphanumeric CNPJ', '', withDevedor({ cnpj: '12ABC34501DE35', nome: 'N'.repeat(200) })],
-  ['valor.original "0.01" with abatimento of 99.99%', '', withValor({ original: '0.01', abatimento: { modalidade: 2, valorPerc: '99.99' } })],
+  // 99.99% of 0.01 rounds half-up to 0.01 and leaves nothing to pay (refused, ADR 4); of 10.00,
+  // 99.94% rounds to 9.99 and leaves a cent.
+  ['valor.original "10.00" with abatimento of 99.94% (0.01 left to pay)', '', withValor({ original: '10.00', abatimento: { modalidade: 2, valorPerc: '99.94' } })],
   ['a desconto dated on the due date, just below the original', '', (b) => withValor({ desconto: { modalidade: 1, descontoDataFixa: [{ data: due(), valorPerc: '123.44' }] } })(b)],
   ['modalidade written as the string "2" (as in the official examples)', '', withValor({ multa: { modalidade: '2', valorPerc: '2.00' }, juros: { modalidade: '8', valorPerc: '1.00' } })],
 ];

@@ -84,13 +84,13 @@ describe('cobv valor: payable on every date (amounts in the wire form, 999999999
   // An audit's cases: each component is rounded half-up to the cent, so near 100% off on small
   // amounts the rounded rebate or discount takes the whole original.
   it.each([
-    ['a 99.99% rebate on 10.00 (999.9 cents, rounded 1000)', { original: '10.00', abatimento: { modalidade: 2, valorPerc: '99.99' } }],
-    ['a 99.95% rebate on 10.00', { original: '10.00', abatimento: { modalidade: 2, valorPerc: '99.95' } }],
-    ['a 50% rebate on 0.01', { original: '0.01', abatimento: { modalidade: 2, valorPerc: '50.00' } }],
-    ['a 50% fixed-date discount on 0.01', { original: '0.01', desconto: { modalidade: 2, descontoDataFixa: [{ data: '2027-12-30', valorPerc: '50.00' }] } }],
-    ['a 99% fixed-date discount on 0.03', { original: '0.03', desconto: { modalidade: 2, descontoDataFixa: [{ data: '2027-12-30', valorPerc: '99.00' }] } }],
-  ] as [string, CobVInput['valor']][])('refuses what rounding brings to 0.00: %s', (_label, valor) => {
-    spec.given([]).when(put(body(valor))).thenThrows('CobVOperacaoInvalida', ['cobv.valor.desconto']);
+    ['a 99.99% rebate on 10.00 (999.9 cents, rounded 1000)', { original: '10.00', abatimento: { modalidade: 2, valorPerc: '99.99' } }, 'cobv.valor.abatimento'],
+    ['a 99.95% rebate on 10.00', { original: '10.00', abatimento: { modalidade: 2, valorPerc: '99.95' } }, 'cobv.valor.abatimento'],
+    ['a 50% rebate on 0.01', { original: '0.01', abatimento: { modalidade: 2, valorPerc: '50.00' } }, 'cobv.valor.abatimento'],
+    ['a 50% fixed-date discount on 0.01', { original: '0.01', desconto: { modalidade: 2, descontoDataFixa: [{ data: '2027-12-30', valorPerc: '50.00' }] } }, 'cobv.valor.desconto'],
+    ['a 99% fixed-date discount on 0.03', { original: '0.03', desconto: { modalidade: 2, descontoDataFixa: [{ data: '2027-12-30', valorPerc: '99.00' }] } }, 'cobv.valor.desconto'],
+  ] as [string, CobVInput['valor'], string][])('refuses what rounding brings to 0.00: %s', (_label, valor, member) => {
+    spec.given([]).when(put(body(valor))).thenThrows('CobVOperacaoInvalida', [member]);
   });
 
   it('accepts what rounding leaves a cent of: a 99.94% rebate on 10.00, a 49.99% rebate on 0.01', () => {

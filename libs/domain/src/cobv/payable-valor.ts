@@ -36,7 +36,8 @@ export function unpayableValor(calendario: CobVContent['calendario'], valor: Cob
   if (zeroOn)
     v.push({
       razao: `O objeto cobv.valor resulta em valor final zero em ${zeroOn}: descontos e abatimento somados alcançam o valor devido, e não há o que pagar.`,
-      propriedade: 'cobv.valor.desconto',
+      // The member that takes the amount away: a rebate alone, else the discount.
+      propriedade: valor.desconto ? 'cobv.valor.desconto' : 'cobv.valor.abatimento',
     });
   return v;
 }
