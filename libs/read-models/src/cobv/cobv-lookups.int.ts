@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { migrate } from '@pix/event-store';
 import { createTestDatabase, testPool, type TestDatabase } from '@pix/testing';
+import { solicitacaoLoteProjection } from '../lotecobv/lotecobv-projection';
 import { projectionMigration } from '../projection-runner';
 import { cobvProjection } from './cobv-projection';
 import { CobVLookups } from './cobv-lookups';
@@ -21,7 +22,8 @@ describe('CobVLookups: concurrent GETs share statements', () => {
   beforeAll(async () => {
     db = await createTestDatabase('cobv_lookups');
     pool = testPool(db.url);
-    await migrate(pool, [projectionMigration(cobvProjection)]);
+    // The batch requests' table too: a lookup hides a charge its batch is still creating (ADR 6).
+    await migrate(pool, [projectionMigration(cobvProjection), projectionMigration(solicitacaoLoteProjection)]);
     // Receivers A and B hold the same txids with their own amounts; A alone holds the last ten.
     for (const [recebedor, txids] of [['loja-a', TXIDS], ['loja-b', TXIDS.slice(0, 50)]] as const) {
       for (const txid of txids) {

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { tenantKey } from '@pix/domain';
 import { SharedLookups } from '@pix/event-store';
+import { cobvExisteParaLeitores } from '../lotecobv/lotecobv-queries';
 import { cobvProjection, type CobVRow } from './cobv-projection';
 
 type Db = Pick<Pool, 'query'>;
@@ -34,7 +35,8 @@ export class CobVLookups {
   private async fetch(keys: string[]): Promise<Map<string, CobVRow>> {
     const { rows } = await this.db.query<{ id: string; recebedor_id: string; doc: CobVRow }>({
       name: 'rm_cobv_find_many',
-      text: `SELECT id, recebedor_id, doc FROM ${cobvProjection.table} WHERE id = ANY($1::text[])`,
+      // A charge its batch is still creating is not there (ADR 6): one condition in the same statement.
+      text: `SELECT id, recebedor_id, doc FROM ${cobvProjection.table} c WHERE id = ANY($1::text[]) AND ${cobvExisteParaLeitores('c')}`,
       values: [keys],
     });
     // The key already names the receiver; the column is checked too, as findCobV does.

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { tenantKey } from '@pix/domain';
+import { cobvExisteParaLeitores } from '../lotecobv/lotecobv-queries';
 import { cobvProjection, type CobVRow } from './cobv-projection';
 
 export interface CobVListFilter {
@@ -16,21 +17,26 @@ export interface CobVListFilter {
 
 type Db = Pick<Pool, 'query'>;
 const table = cobvProjection.table;
+/** Charges a batch is still creating do not exist for readers (see cobvExisteParaLeitores). */
+const existe = cobvExisteParaLeitores('c');
 
 /** One receiver's charge; another receiver's charge with the same txid is not there for it. */
 export async function findCobV(db: Db, recebedorId: string, txid: string): Promise<CobVRow | undefined> {
-  const { rows } = await db.query<{ doc: CobVRow }>(`SELECT doc FROM ${table} WHERE id = $1 AND recebedor_id = $2`, [tenantKey(recebedorId, txid), recebedorId]);
+  const { rows } = await db.query<{ doc: CobVRow }>(`SELECT doc FROM ${table} c WHERE id = $1 AND recebedor_id = $2 AND ${existe}`, [tenantKey(recebedorId, txid), recebedorId]);
   return rows[0]?.doc;
 }
 
 /** The charge (of any receiver) whose payload location ends in this token: the payer's bank knows no tenant. */
 export async function findCobVByLocationToken(db: Db, token: string): Promise<CobVRow | undefined> {
-  const { rows } = await db.query<{ doc: CobVRow }>(`SELECT doc FROM ${table} WHERE location_token = $1 LIMIT 2`, [token]);
+  const { rows } = await db.query<{ doc: CobVRow }>(`SELECT doc FROM ${table} c WHERE location_token = $1 AND ${existe} LIMIT 2`, [token]);
   // Tokens are 128 random bits; two rows sharing one would be a bug, and serving either would leak.
   return rows.length === 1 ? rows[0].doc : undefined;
 }
 
-/** Which of these txids are charges of this receiver. */
+/**
+ * Which of these txids are charges of this receiver, hidden ones included: for PUT /lotecobv's
+ * check, where a charge still being created by another batch holds its txid all the same.
+ */
 export async function existingCobVTxids(db: Db, recebedorId: string, txids: string[]): Promise<string[]> {
   const { rows } = await db.query<{ txid: string }>(`SELECT doc->>'txid' AS txid FROM ${table} WHERE id = ANY($1::text[]) AND recebedor_id = $2`, [
     txids.map((t) => tenantKey(recebedorId, t)),
@@ -41,7 +47,7 @@ export async function existingCobVTxids(db: Db, recebedorId: string, txids: stri
 
 /** One receiver's charges created in [inicio, fim], filtered, one page in creation order, with the total. */
 export async function listCobV(db: Db, recebedorId: string, f: CobVListFilter): Promise<{ rows: CobVRow[]; total: number }> {
-  const where = ['recebedor_id = $1', 'criacao >= $2', 'criacao <= $3'];
+  const where = ['recebedor_id = $1', 'criacao >= $2', 'criacao <= $3', existe];
   // A charge has a location from creation until DELETE /loc/{id}/txid unlinks it.
   if (f.locationPresente !== undefined) where.push(f.locationPresente ? "doc ? 'loc'" : "NOT (doc ? 'loc')");
   const params: unknown[] = [recebedorId, f.inicio, f.fim];
@@ -54,9 +60,9 @@ export async function listCobV(db: Db, recebedorId: string, f: CobVListFilter): 
   if (f.status) add('status =', f.status);
   if (f.loteCobVId !== undefined) add('lote_cobv_id =', f.loteCobVId);
   const sqlWhere = where.join(' AND ');
-  const total = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${sqlWhere}`, params);
+  const total = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} c WHERE ${sqlWhere}`, params);
   const page = await db.query<{ doc: CobVRow }>(
-    `SELECT doc FROM ${table} WHERE ${sqlWhere} ORDER BY criacao, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    `SELECT doc FROM ${table} c WHERE ${sqlWhere} ORDER BY criacao, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, f.itensPorPagina, f.paginaAtual * f.itensPorPagina],
   );
   return { rows: page.rows.map((r) => r.doc), total: Number(total.rows[0].n) };

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { tenantKey } from '@pix/domain';
 import type { AppendCondition } from '@pix/event-store';
-import { loteKeyOf, lotecobvProjection, solicitacaoLoteProjection, type LoteCobVRow, type SolicitacaoLoteRow } from './lotecobv-projection';
+import { itemKey, loteKeyOf, lotecobvProjection, solicitacaoLoteProjection, type LoteCobVRow, type SolicitacaoLoteRow } from './lotecobv-projection';
 
 type Db = Pick<Pool, 'query'>;
 const lotes = lotecobvProjection.table;
@@ -53,6 +53,33 @@ async function itemsOf(db: Db, recebedorId: string, loteKeys: string[]): Promise
 export async function findSolicitacoesByTxid(db: Db, recebedorId: string, txids: string[]): Promise<SolicitacaoLoteRow[]> {
   const { rows } = await db.query<{ doc: SolicitacaoLoteRow }>(`SELECT doc FROM ${itens} WHERE recebedor_id = $1 AND txid = ANY($2::text[])`, [recebedorId, txids]);
   return rows.map((r) => r.doc);
+}
+
+/**
+ * A request that has not created its charge yet, as its batch shows it: EM_PROCESSAMENTO and never
+ * CRIADA (no `criacao`, which a revision round keeps). Row alias `s`.
+ */
+const criacaoPendente = (s: string) => `${s}.status = 'EM_PROCESSAMENTO' AND NOT (${s}.doc ? 'criacao')`;
+
+/**
+ * SQL condition on a row of rm_cobv (alias `c`): false while the request that created the charge
+ * is still a pending creation in the charge's own batch. The contract: such a request's charge
+ * "não _existe_ de fato, portanto não será listada em `GET /cobv` ou `GET /cobv/{txid}`". The
+ * processor appends each charge before it records the round's decisions, and projections may
+ * apply in any order (EventStoreDB), so readers hide it instead (ADR 6). One primary-key probe,
+ * only for a charge with a batch id (otherwise the key is NULL and matches nothing); the txid is
+ * cut from the row id so that a count does not read `doc`.
+ */
+export const cobvExisteParaLeitores = (c: string) =>
+  `NOT EXISTS (SELECT 1 FROM ${itens} s WHERE s.id = ${c}.recebedor_id || '/' || ${c}.lote_cobv_id || ':' || substr(${c}.id, length(${c}.recebedor_id) + 2) AND s.recebedor_id = ${c}.recebedor_id AND ${criacaoPendente('s')})`;
+
+/** The same test for one charge read from its stream (GET ?revisao=), whose batch id is known. */
+export async function criacaoEmLotePendente(db: Db, recebedorId: string, loteCobVId: number, txid: string): Promise<boolean> {
+  const { rows } = await db.query(`SELECT 1 FROM ${itens} s WHERE s.id = $1 AND s.recebedor_id = $2 AND ${criacaoPendente('s')}`, [
+    itemKey(tenantKey(recebedorId, String(loteCobVId)), txid),
+    recebedorId,
+  ]);
+  return rows.length > 0;
 }
 
 /**
