@@ -4,7 +4,7 @@ import type { Pool } from 'pg';
 import { parseRevisaoQuery } from '@pix/contracts';
 import { cobvDecider, DomainError, type CobVState } from '@pix/domain';
 import { readTypedStream, type EventStore } from '@pix/event-store';
-import { CobVLookups, type CobVRow } from '@pix/read-models';
+import { CobVLookups, criacaoEmLotePendente, type CobVRow } from '@pix/read-models';
 import { EVENT_STORE, READ_DB } from '../../infrastructure/tokens';
 import { cobvStream } from '../../shared/streams';
 import { TXID_PATTERN } from '../cobv-writer';
@@ -18,7 +18,7 @@ export class GetCobVHandler implements IQueryHandler<GetCobVQuery, CobVRow> {
   private readonly lookups: CobVLookups;
 
   constructor(
-    @Inject(READ_DB) db: Pool,
+    @Inject(READ_DB) private readonly db: Pool,
     @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {
     this.lookups = new CobVLookups(db);
@@ -39,6 +39,8 @@ export class GetCobVHandler implements IQueryHandler<GetCobVQuery, CobVRow> {
       if (state.exists && state.revisao === parsed.value) atRevision = state;
     }
     if (!state.exists) throw notFound();
+    // As the read model answers: a charge its batch is still creating does not exist yet (ADR 6).
+    if (state.loteCobVId !== undefined && (await criacaoEmLotePendente(this.db, recebedor.id, state.loteCobVId, txid))) throw notFound();
     if (atRevision) {
       const { loc: _then, ...content } = atRevision;
       return state.loc ? { ...content, loc: state.loc } : content;
