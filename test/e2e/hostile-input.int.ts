@@ -1,3 +1,4 @@
+import type { TipoErro } from '@pix/contracts';
 import { Client } from 'pg';
 import { LOCAL_KEY, newTxid, startApi, validCobV, type ApiResponse, type RunningApi } from '../support/api-harness';
 import { settledBatch } from '../support/lotecobv-expect';
@@ -98,6 +99,18 @@ describe('hostile input never reaches the store', () => {
       const resend = await unchanged(() => call('POST', '/notifier/resend', { body: '{"endToEndIds":["E\\u0000"]}', headers: json }));
       expect(resend.status).toBe(400);
     });
+  });
+
+  it('percent-encoded bytes that are not UTF-8 in a path id: a GET answers its own 404 (it declares no 400), a PUT/PATCH its own 400, as for NUL', async () => {
+    const reads: [string, TipoErro][] = [
+      ['/cobv/%FF', 'CobVNaoEncontrada'], ['/cobv/%ED%A0%80/qrcode', 'CobVNaoEncontrada'], ['/lotecobv/%C3%28', 'LoteCobVNaoEncontrado'],
+      ['/loc/%FF', 'PayloadLocationNaoEncontrado'], ['/webhook/%FF', 'WebhookNaoEncontrado'], ['/pix/%FF', 'PixNaoEncontrado'],
+    ];
+    for (const [path, tipo] of reads) expectProblem(await unchanged(() => api.request('GET', path)), 404, tipo);
+    expectProblem(await unchanged(() => api.request('PUT', '/cobv/%FF', validCobV())), 400, 'CobVOperacaoInvalida');
+    expectProblem(await unchanged(() => api.request('PATCH', '/cobv/%C3%28', { solicitacaoPagador: 'x' })), 400, 'CobVOperacaoInvalida');
+    expectProblem(await unchanged(() => api.request('PUT', '/webhook/%FF', { webhookUrl: 'http://example.com/h' })), 400, 'WebhookOperacaoInvalida');
+    expectProblem(await unchanged(() => api.request('DELETE', '/webhook/%FF')), 404, 'WebhookNaoEncontrado');
   });
 
   describe('every other control character (C0, DEL, C1) is refused in any text, with the endpoint\'s problem naming the member', () => {

@@ -4,6 +4,7 @@ import { installClosingRefusal } from './closing';
 import { installHeaderChecks } from './duplicate-headers';
 import { problemForStatus, replyWithProblem } from './edge-problem';
 import { answerClientError, installServerEdge } from './protocol-errors';
+import { installSentUrl, rewriteUndecodable } from './undecodable-url';
 
 type FrameworkErrors = (error: Error, request: FastifyRequest, reply: FastifyReply) => void;
 
@@ -17,9 +18,10 @@ const frameworkErrors: FrameworkErrors = (error, request, reply) => {
  * The Fastify server options both apps build on: every route answers the same with or without
  * one trailing slash (PSP SDKs send `/v2/cobv/?inicio=...`), Node's parser errors are answered as
  * problems, and the app's own `frameworkErrors`, if given, are kept. Fastify's bare 503 while
- * closing is replaced by installHttpEdge's.
+ * closing is replaced by installHttpEdge's. Percent-encoded bytes that are not UTF-8 reach their
+ * route as a NUL (rewriteUndecodable), which installStrictInput refuses with the endpoint's problem.
  */
-export function withHttpEdge<T extends object>(options: T): T & { clientErrorHandler: typeof answerClientError; return503OnClosing: false; frameworkErrors: FrameworkErrors } {
+export function withHttpEdge<T extends object>(options: T): T & { clientErrorHandler: typeof answerClientError; return503OnClosing: false; frameworkErrors: FrameworkErrors; rewriteUrl: typeof rewriteUndecodable } {
   const given = options as { routerOptions?: object; frameworkErrors?: FrameworkErrors };
   return {
     ...options,
@@ -27,15 +29,18 @@ export function withHttpEdge<T extends object>(options: T): T & { clientErrorHan
     routerOptions: { ...given.routerOptions, ignoreTrailingSlash: true },
     clientErrorHandler: answerClientError,
     return503OnClosing: false,
+    rewriteUrl: rewriteUndecodable,
   };
 }
 
 /**
  * The hooks and server listeners of the edge, installed before any other onRequest hook that
  * spends something (rate limit, authentication): refusals while closing, ambiguous headers, and
- * the answers Node would otherwise give bare (417, CONNECT, missing Host).
+ * the answers Node would otherwise give bare (417, CONNECT, missing Host). First of all, a URL
+ * rewritten for routing is put back as sent.
  */
 export function installHttpEdge(fastify: FastifyInstance): void {
+  installSentUrl(fastify);
   installServerEdge(fastify.server, fastify.initialConfig.bodyLimit);
   installClosingRefusal(fastify);
   installHeaderChecks(fastify);

@@ -7,4 +7,5 @@ export * from './protocol-errors';
 export * from './duplicate-headers';
 export * from './closing';
 export * from './http-edge';
+export * from './undecodable-url';
 export * from './http-problem.filter';

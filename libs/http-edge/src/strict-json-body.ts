@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasRefusedText, parseStrictJson, ProblemError, StrictJsonError, type TipoErro } from '@pix/contracts';
 import { readBody } from './body-reader';
 import { charsetRefusal } from './charset';
+import { hadUndecodableUrl } from './undecodable-url';
 
 /** Where in a request a value came from: the endpoint decides which problem type that is. */
 export type RequestPart = 'path' | 'query' | 'body';
@@ -27,6 +28,8 @@ const MALFORMED: Partial<Record<StrictJsonError['fault'], string>> = {
 const NO_BODY_METHODS = new Set(['DELETE', 'OPTIONS']);
 
 const refusedText = (name: string) => `${name} contém um caractere de controle (U+0000 a U+001F, U+007F a U+009F) ou um substituto UTF-16 isolado, que não são aceitos.`;
+// A URL's bytes that were not UTF-8 reach the check as a NUL (rewriteUndecodable): say both.
+const refusedUrlText = (name: string) => `${name} contém um caractere de controle (U+0000 a U+001F, U+007F a U+009F) ou bytes que não são UTF-8 válido (codificação percentual), que não são aceitos.`;
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
@@ -107,7 +110,8 @@ function checkValues(values: unknown, request: FastifyRequest, part: RequestPart
     if (hasRefusedText(name) || (Array.isArray(value) ? value.some(isRefused) : isRefused(value))) {
       const { tipo } = options.problemFor(request, part);
       const label = part === 'path' ? `O parâmetro de caminho ${name}` : `O parâmetro ${name}`;
-      throw new ProblemError(tipo, refusedText(label), [{ razao: refusedText(label), propriedade: name.replace(/[^\x20-\x7e]/g, '?') }]);
+      const razao = (hadUndecodableUrl(request) ? refusedUrlText : refusedText)(label);
+      throw new ProblemError(tipo, razao, [{ razao, propriedade: name.replace(/[^\x20-\x7e]/g, '?') }]);
     }
   }
 }
