@@ -162,6 +162,29 @@ describe('payload locations: what a payer’s bank reads', () => {
     expect((await fetchLocation(charge.pixCopiaECola, `?DPP=${due}`)).status).toBe(200);
   });
 
+  it('refuses a control character or bytes that are not UTF-8 in any query parameter with its own CobPayloadOperacaoInvalida, naming it; such a token is CobPayloadNaoEncontrado', async () => {
+    const charge = await createCharge(api, newTxid('pc'), validCobV());
+    const cases: [string, string][] = [
+      ['?DPP=%00', 'DPP'],
+      ['?codMun=%00', 'codMun'],
+      ['?DPP=2030-01-01%0A', 'DPP'],
+      ['?outro=%1B', 'outro'],
+      ['?DPP=%FF', 'DPP'],
+      ['?codMun=%C3%28', 'codMun'],
+      ['?outro=%ED%A0%80', 'outro'],
+      ['?%FF=1', '?'],
+    ];
+    for (const [query, propriedade] of cases) {
+      const r = await fetchLocation(charge.pixCopiaECola, query);
+      const problem = JSON.parse(r.text);
+      expect([query, r.status, problem.type, problem.violacoes?.[0]?.propriedade]).toEqual([query, 400, problemTypeUri('CobPayloadOperacaoInvalida' as never), propriedade]);
+    }
+    for (const token of ['%FF', '%00', 'a%C3%28']) {
+      const r = await get(api, `/qr/v2/cobv/${token}`);
+      expect([token, r.status, JSON.parse(r.text).type]).toEqual([token, 404, problemTypeUri('CobPayloadNaoEncontrado' as never)]);
+    }
+  });
+
   it('answers 404 CobPayloadNaoEncontrado for an unknown token and for a removed charge, without a token of any kind', async () => {
     const unknown = await get(api, '/qr/v2/cobv/0123456789abcdef0123456789abcdef');
     expect([unknown.status, JSON.parse(unknown.text).type]).toEqual([404, problemTypeUri('CobPayloadNaoEncontrado' as never)]);

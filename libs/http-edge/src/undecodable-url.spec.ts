@@ -7,13 +7,14 @@ import { rewriteUndecodable } from './undecodable-url';
 const rewrite = (url: string) => rewriteUndecodable({ url } as IncomingMessage);
 
 describe('rewriteUndecodable', () => {
-  it('routes each run of path escapes that is not UTF-8 as a NUL', () => {
+  it('routes each run of escapes that is not UTF-8 as a NUL, in the path and in the query', () => {
     expect(rewrite('/v2/cobv/%FF')).toBe('/v2/cobv/%00');
+    expect(rewrite('/qr/v2/cobv/t?DPP=%FF&codMun=%C3%283&%E9=1')).toBe('/qr/v2/cobv/t?DPP=%00&codMun=%003&%00=1');
     expect(rewrite('/v2/lotecobv/%C3%28')).toBe('/v2/lotecobv/%00');
     expect(rewrite('/v2/cobv/a%ED%A0%80b/qrcode')).toBe('/v2/cobv/a%00b/qrcode');
   });
-  it('leaves UTF-8 escapes, malformed escapes and the query as sent', () => {
-    for (const url of ['/v2/cobv/%C3%A9%2F%25', '/v2/cobv/%zz', '/v2/cobv/a?b=%FF', '/v2/cobv/plain']) expect(rewrite(url)).toBe(url);
+  it('leaves UTF-8 escapes and malformed escapes as sent', () => {
+    for (const url of ['/v2/cobv/%C3%A9%2F%25', '/v2/cobv/%zz', '/v2/cobv/a?b=%C3%A9&c=%zz', '/v2/cobv/plain']) expect(rewrite(url)).toBe(url);
   });
 });
 

@@ -18,18 +18,18 @@ const decodes = (run: string): boolean => {
 };
 
 /**
- * Fastify's `rewriteUrl`: in the path, each run of escapes that is not UTF-8 (`%FF`, `%C3%28`, an
- * encoded surrogate `%ED%A0%80`) becomes `%00` for routing. The router refused the whole URL with
- * a bare 400 RequisicaoInvalida, which a GET of an identifier does not declare; now the request
- * reaches its route, and the check of path values (installStrictInput) refuses it with the
+ * Fastify's `rewriteUrl`: each run of escapes that is not UTF-8 (`%FF`, `%C3%28`, an encoded
+ * surrogate `%ED%A0%80`) becomes `%00` for routing. The router refused a whole URL with such a
+ * path with a bare 400 RequisicaoInvalida, which a GET of an identifier does not declare, and the
+ * query parser kept such a query value as the literal text "%FF"; now the request reaches its
+ * route, and the check of path and query values (installStrictInput) refuses it with the
  * endpoint's own problem, as it refuses a NUL sent as such. Malformed escapes (`%zz`) are left
  * as they were: that is URL syntax, not text.
  */
 export function rewriteUndecodable(req: IncomingMessage): string {
   const url = req.url ?? '/';
   if (!url.includes('%')) return url;
-  const end = url.includes('?') ? url.indexOf('?') : url.length;
-  const routed = url.slice(0, end).replace(ESCAPE_RUNS, (run) => (decodes(run) ? run : '%00')) + url.slice(end);
+  const routed = url.replace(ESCAPE_RUNS, (run) => (decodes(run) ? run : '%00'));
   if (routed !== url) (req as Marked)[SENT_URL] = url;
   return routed;
 }

@@ -22,13 +22,24 @@ const FAMILIES = new Map<string, Family>(Object.entries({
   sandbox: { root: 'body', operation: 'CobVOperacaoInvalida', query: 'CobVOperacaoInvalida', notFound: 'CobVNaoEncontrada' },
 } satisfies Record<string, Family>));
 
+// The payer's bank's view (ADR 11) lives on the location host's own path, outside the base path.
+// Its one operation declares CobPayloadOperacaoInvalida ("DPP não respeita o _schema_", ...) and
+// CobPayloadNaoEncontrado; the JWKS beside it is ours and keeps the general type.
+const LOCATION_PREFIX = '/qr/v2/';
+const LOCATION_FAMILIES = new Map<string, Family>(Object.entries({
+  cobv: { root: 'cobv', operation: 'CobPayloadOperacaoInvalida', query: 'CobPayloadOperacaoInvalida', notFound: 'CobPayloadNaoEncontrado' },
+} satisfies Record<string, Family>));
+
 /** The problem an API endpoint answers for input it refuses before any handler runs. */
 export function endpointProblem(basePath: string) {
   const prefix = basePath.replace(/\/+$/, '');
-  return (request: FastifyRequest, part: RequestPart): EndpointProblem => {
-    const url = request.routeOptions?.url ?? '';
+  const familyOf = (url: string): Family | undefined => {
+    if (url.startsWith(LOCATION_PREFIX)) return LOCATION_FAMILIES.get(url.slice(LOCATION_PREFIX.length).split('/')[0]);
     const rest = url.startsWith(`${prefix}/`) ? url.slice(prefix.length + 1) : url.replace(/^\//, '');
-    const family = FAMILIES.get(rest.split('/')[0]);
+    return FAMILIES.get(rest.split('/')[0]);
+  };
+  return (request: FastifyRequest, part: RequestPart): EndpointProblem => {
+    const family = familyOf(request.routeOptions?.url ?? '');
     if (!family) return { tipo: 'RequisicaoInvalida', root: 'body' };
     const read = request.method === 'GET' || request.method === 'HEAD';
     if (part === 'path' && (read || request.method === 'DELETE')) return { tipo: family.notFound, root: family.root };
