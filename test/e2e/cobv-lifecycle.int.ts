@@ -87,7 +87,7 @@ describe('cobv lifecycle over HTTP', () => {
     expect(await readCharge(api, txid)).toEqual(again.body);
   });
 
-  it('PATCH status REMOVIDA_PELO_USUARIO_RECEBEDOR removes at revisao + 1; afterwards PUT and PATCH are CobVOperacaoInvalida and change nothing', async () => {
+  it('PATCH status REMOVIDA_PELO_USUARIO_RECEBEDOR removes at revisao + 1; a retried removal is 200 with the charge as it is; PUT and altering PATCHes are CobVOperacaoInvalida and change nothing', async () => {
     const txid = newTxid('remove');
     const created = await createCharge(api, txid, validCobV());
     const removed = await api.request('PATCH', `/cobv/${txid}`, { status: REMOVIDA });
@@ -99,7 +99,10 @@ describe('cobv lifecycle over HTTP', () => {
     expectProblem(await api.request('PUT', `/cobv/${txid}`, validCobV({ valor: { original: '1.00' } })), 400, 'CobVOperacaoInvalida');
     expectProblem(await api.request('PUT', `/cobv/${txid}`, validCobV()), 400, 'CobVOperacaoInvalida');
     expectProblem(await api.request('PATCH', `/cobv/${txid}`, { solicitacaoPagador: 'depois de removida' }), 400, 'CobVOperacaoInvalida');
-    expectProblem(await api.request('PATCH', `/cobv/${txid}`, { status: REMOVIDA }), 400, 'CobVOperacaoInvalida');
+    // A retry alters nothing: no new revision, the charge as stored (ADR 4).
+    const retried = await api.request('PATCH', `/cobv/${txid}`, { status: REMOVIDA });
+    expect([retried.status, retried.body]).toEqual([200, stored]);
+    expectProblem(await api.request('PATCH', `/cobv/${txid}`, { status: REMOVIDA, valor: { original: '1.00' } }), 400, 'CobVOperacaoInvalida');
     expect(await readCharge(api, txid)).toEqual(stored);
     expectProblem(await api.request('GET', `/cobv/${txid}?revisao=2`), 400, 'CobVConsultaInvalida', 'revisao');
   });

@@ -50,6 +50,21 @@ describe('cobv decider', () => {
     spec.given([...created, ...removed]).when(patch({ solicitacaoPagador: 'x' })).thenThrows('CobVOperacaoInvalida', ['cobv.status']);
   });
 
+  it('answers a PATCH that alters nothing of a removed or paid charge (a retried removal) with no event, and refuses one that alters anything', () => {
+    const removed = spec.given(created).when(patch({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })).then(() => undefined);
+    const gone = [...created, ...removed];
+    spec.given(gone).when(patch({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })).then([]);
+    spec.given(gone).when(patch({})).then([]);
+    spec.given(gone).when(patch({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR', valor: { original: '123.45' }, loc: { id: 7 } })).then([]);
+    spec.given(gone).when(patch({ valor: { original: '123.46' } })).thenThrows('CobVOperacaoInvalida', ['cobv.status']);
+    spec.given(gone).when(patch({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR', solicitacaoPagador: 'x' })).thenThrows('CobVOperacaoInvalida', ['cobv.status']);
+    spec.given(gone).when(patch({ loc: { id: 8 } })).thenThrows('CobVOperacaoInvalida', ['cobv.status']);
+    const pix = { endToEndId: 'E12345678202611221500abcdefghijk', txid, valor: '123.45', chave: recebedor.chaves[0], horario: now.toISOString() };
+    const paid = [...created, ...(spec.given(created).when({ type: 'RegistrarPagamentoCobV', txid, pix, now }).then(() => undefined) as CobVEvent[])];
+    spec.given(paid).when(patch({ devedor: body().devedor })).then([]);
+    spec.given(paid).when(patch({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })).thenThrows('CobVOperacaoInvalida', ['cobv.status']);
+  });
+
   it('PATCH merges valor one level deep and keeps the rest', () => {
     const withFine = spec.given(created).when(put(body({ valor: { original: '100.00', multa: { modalidade: 2, valorPerc: '2.00' } } }))).then(() => undefined);
     spec.given([...created, ...withFine]).when(patch({ valor: { original: '150.00' } })).then((e) => {

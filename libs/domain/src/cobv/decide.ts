@@ -53,10 +53,11 @@ export function decideCobV(command: CobVCommand, state: CobVState): CobVEvent[] 
   }
 
   if (!state.exists) throw new DomainError('CobVNaoEncontrada', `Cobrança com vencimento não encontrada para o txid ${command.txid}.`);
-  if (state.status !== 'ATIVA')
+  if (state.status !== 'ATIVA' && !altersNothing(state, command))
     throw invalid('Cobrança não encontra-se mais com o status ATIVA, somente cobranças ativas podem ser revisadas.', [
       { razao: 'A cobrança não está ATIVA, e a presente requisição busca alterá-la.', propriedade: 'cobv.status', valor: state.status },
     ]);
+  if (state.status !== 'ATIVA') return [];
   const { status, ...changes } = command.input;
   if (status !== undefined) {
     if (status !== 'REMOVIDA_PELO_USUARIO_RECEBEDOR') throw invalid(SCHEMA_DETAIL, [{ razao: 'O campo cobv.status não respeita o _schema_.', propriedade: 'cobv.status', valor: String(status) }]);
@@ -97,6 +98,26 @@ function revise(state: Extract<CobVState, { exists: true }>, input: CobVInput, e
   const events: CobVEvent[] = sameContent(content, state.cobranca) ? [] : [{ type: 'CobVRevisada', data: { txid: state.txid, revisao: state.revisao + 1, em, cobranca: content, via } }];
   if (loc) events.push({ type: 'CobVLocationVinculada', data: { txid: state.txid, em, loc } });
   return events;
+}
+
+/**
+ * A PATCH of a charge no longer ATIVA whose every given field equals the charge as it is (a
+ * retried removal above all) alters nothing: the contract refuses a request that "busca
+ * alterá-la", and retries must stay safe (ADR 4). The fields are read as a PATCH of an ATIVA
+ * charge reads them, so "equal" is what makes no new revision there.
+ */
+function altersNothing(state: Extract<CobVState, { exists: true }>, command: Extract<CobVCommand, { type: 'RevisarCobV' }>): boolean {
+  const { status, ...changes } = command.input;
+  if (status !== undefined && status !== state.status) return false;
+  if (Object.keys(changes).length === 0) return true;
+  const { content } = toCobVContent(mergePatch(state.cobranca, changes), {
+    creationDate: businessDateOf(new Date(state.criacao)),
+    today: businessDateOf(command.now),
+    recebedor: command.recebedor,
+    currentLocationId: state.loc?.id,
+    locationReferenciada: ownClaim(state, command.locationReferenciada),
+  });
+  return content !== undefined && sameContent(content, state.cobranca);
 }
 
 interface RevisionContext {
