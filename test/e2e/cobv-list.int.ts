@@ -59,6 +59,16 @@ describe('GET /cobv filters and pagination', () => {
     expect((await list('inicio=2020-01-01T00:00:00Z&fim=2025-06-01T11:59:59.999Z')).cobs).toEqual([]);
   });
 
+  it('fractions past the millisecond, of any length, are compared exactly; parametros echoes the millisecond bounds applied', async () => {
+    // Charge 5 was created at exactly at(5) (…:05:00.000Z): a hair after it excludes it as inicio, a hair before excludes it as fim.
+    const past = (i: number, digits: string) => at(i).replace('Z', digits + 'Z');
+    expect(indexesOf(await list(`inicio=${past(5, '0000001')}&fim=${at(7)}`))).toEqual([6, 7]);
+    expect(indexesOf(await list(`inicio=${past(5, '0000000000')}&fim=${past(5, '999999999999')}`))).toEqual([5]);
+    expect(indexesOf(await list(`inicio=${at(3)}&fim=${at(5).replace('00.000Z', '59.9999999999Z').replace(':05:', ':04:')}`))).toEqual([3, 4]);
+    const body = await list(`inicio=${past(5, '0000001')}&fim=${past(7, '999')}`);
+    expect([body.parametros.inicio, body.parametros.fim]).toEqual([new Date(Date.parse(at(5)) + 1).toISOString(), at(7)]);
+  });
+
   it('the answer echoes the filters it applied', async () => {
     const body = await list(`inicio=${at(1)}&fim=${at(3)}&cpf=${CPF_A}&status=ATIVA&paginacao.paginaAtual=0&paginacao.itensPorPagina=2`);
     expect(body.parametros).toMatchObject({ inicio: at(1), fim: at(3), cpf: CPF_A, status: 'ATIVA', paginacao: { paginaAtual: 0, itensPorPagina: 2, quantidadeDePaginas: 2, quantidadeTotalDeItens: 3 } });

@@ -66,6 +66,32 @@ describe('parseCobVListQuery', () => {
     expect(parse({ inicio: '2020-03-31t23:59:60z' }).value!.inicio.toISOString()).toBe('2020-04-01T00:00:00.000Z');
   });
 
+  describe('fractions of any length, compared exactly with stored instants (whole milliseconds)', () => {
+    const bounds = (inicio: string, fim: string) => {
+      const r = parseCobVListQuery({ inicio, fim });
+      expect(r.violacoes).toEqual([]);
+      return [r.value!.inicio.toISOString(), r.value!.fim.toISOString()];
+    };
+    it('accepts 10 and more digits (RFC 3339: "." 1*DIGIT)', () => {
+      expect(bounds('2026-11-27T00:00:00.1234567890Z', '2026-11-27T00:00:00.98765432109876543210Z')).toEqual(['2026-11-27T00:00:00.124Z', '2026-11-27T00:00:00.987Z']);
+    });
+    it('takes inicio up and fim down to the millisecond when digits lie past it, and leaves exact ones', () => {
+      expect(bounds('2026-11-27T12:34:54.136999Z', '2026-11-27T12:34:54.136999Z')).toEqual(['2026-11-27T12:34:54.137Z', '2026-11-27T12:34:54.136Z']);
+      expect(bounds('2026-11-27T12:34:54.1360000000Z', '2026-11-27T12:34:54.136000Z')).toEqual(['2026-11-27T12:34:54.136Z', '2026-11-27T12:34:54.136Z']);
+      expect(bounds('2026-11-27T12:34:54.1360001Z', '2026-11-27T12:34:55.0000001Z')).toEqual(['2026-11-27T12:34:54.137Z', '2026-11-27T12:34:55.000Z']);
+    });
+    it('carries across a second, a day and the epoch, and applies offsets', () => {
+      expect(bounds('2026-12-31T23:59:59.9991Z', '2027-01-01T00:00:00Z')).toEqual(['2027-01-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z']);
+      expect(bounds('1969-12-31T23:59:59.9991Z', '1970-01-01T00:00:00Z')).toEqual(['1970-01-01T00:00:00.000Z', '1970-01-01T00:00:00.000Z']);
+      expect(bounds('2020-04-01T00:00:00.0001-03:00', '2020-04-01T00:00:00.0009-03:00')).toEqual(['2020-04-01T03:00:00.001Z', '2020-04-01T03:00:00.000Z']);
+    });
+    it('orders inicio and fim exactly: within one millisecond is a valid (empty) window, fim a hair below inicio is not', () => {
+      expect(bounds('2026-11-27T12:34:54.1364Z', '2026-11-27T12:34:54.13640Z')).toEqual(['2026-11-27T12:34:54.137Z', '2026-11-27T12:34:54.136Z']);
+      expect(paths(parseCobVListQuery({ inicio: '2026-11-27T12:34:54.13641Z', fim: '2026-11-27T12:34:54.1364Z' }))).toEqual(['fim']);
+      expect(paths(parseCobVListQuery({ inicio: '2026-11-27T12:34:54.1364Z', fim: '2026-11-27T09:34:54.136399999-03:00' }))).toEqual(['fim']);
+    });
+  });
+
   it('reports fim before inicio with the contract wording', () => {
     expect(parse({ fim: '2020-03-31T23:59:59Z' }).violacoes).toEqual([
       {

@@ -3,10 +3,13 @@
 import { Violacao } from '../problem';
 import { CONTRACT_PATTERNS, INT32_MAX } from '../validation/patterns';
 import {
+  compareInstants,
+  millisecondAtOrAbove,
   parametroInvalido,
   parseInt32,
-  parseRfc3339,
+  parseRfc3339Instant,
   QueryInput,
+  Rfc3339Instant,
   singleValue,
 } from '../validation/query-values';
 import { CobrancaStatus } from './cobv-response';
@@ -45,7 +48,7 @@ export function parseCobVListQuery(query: QueryInput): QueryParseResult<CobVList
 
   const inicio = requiredTimestamp('inicio', get('inicio'), out);
   const fim = requiredTimestamp('fim', get('fim'), out);
-  if (inicio && fim && fim.getTime() < inicio.getTime()) {
+  if (inicio && fim && compareInstants(fim, inicio) < 0) {
     out.push({
       razao: 'O timestamp representado pelo parâmetro fim é anterior ao timestamp representado pelo parâmetro inicio.',
       propriedade: 'fim',
@@ -72,9 +75,11 @@ export function parseCobVListQuery(query: QueryInput): QueryParseResult<CobVList
   );
 
   if (out.length > 0 || !inicio || !fim) return { violacoes: out };
+  // Stored instants are whole milliseconds: `>= inicio` is `>=` its millisecond at or above, and
+  // `<= fim` is `<=` its millisecond at or below. These bounds are what `parametros` echoes.
   const value: CobVListQuery = {
-    inicio,
-    fim,
+    inicio: millisecondAtOrAbove(inicio),
+    fim: fim.floor,
     paginaAtual: paginaAtual ?? PAGINACAO_PADRAO.paginaAtual,
     itensPorPagina: itensPorPagina ?? PAGINACAO_PADRAO.itensPorPagina,
   };
@@ -99,15 +104,15 @@ export function parseRevisaoQuery(value: string | string[] | undefined): QueryPa
 
 // A `null` raw value was already reported by singleValue (repeated or non-string).
 
-function requiredTimestamp(name: string, raw: string | undefined | null, out: Violacao[]): Date | undefined {
+function requiredTimestamp(name: string, raw: string | undefined | null, out: Violacao[]): Rfc3339Instant | undefined {
   if (raw === null) return undefined;
   if (raw === undefined) {
     out.push({ razao: `O parâmetro ${name} é obrigatório.`, propriedade: name });
     return undefined;
   }
-  const date = parseRfc3339(raw);
-  if (!date) out.push(parametroInvalido(name, raw));
-  return date ?? undefined;
+  const instant = parseRfc3339Instant(raw);
+  if (!instant) out.push(parametroInvalido(name, raw));
+  return instant ?? undefined;
 }
 
 function matching(name: string, raw: string | undefined | null, pattern: RegExp, out: Violacao[]) {

@@ -34,17 +34,28 @@ export function singleValue(query: QueryInput, name: string, out: Violacao[]): s
   return raw;
 }
 
+// `time-secfrac = "." 1*DIGIT`: any number of digits (a request's size bounds them).
 const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
-/** RFC 3339 `date-time` (offset mandatory, leap second 60 accepted) → Date; null if invalid. */
-export function parseRfc3339(s: string): Date | null {
+/**
+ * An RFC 3339 instant told exactly: the millisecond at or below it, and the digits of its
+ * fraction past the millisecond ('' when it is on a millisecond; trailing zeros dropped).
+ */
+export interface Rfc3339Instant {
+  floor: Date;
+  beyondMillisecond: string;
+}
+
+/** RFC 3339 `date-time` (offset mandatory, leap second 60 accepted), exactly; null if invalid. */
+export function parseRfc3339Instant(s: string): Rfc3339Instant | null {
   const m = RFC3339.exec(s);
   if (!m) return null;
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
   if (hour > 23 || minute > 59 || second > 60) return null;
-  const millis = m[7] ? Number(m[7].slice(1, 4).padEnd(3, '0')) : 0;
+  const fraction = m[7] ?? '';
+  const millis = Number(fraction.slice(0, 3).padEnd(3, '0'));
   let offsetMinutes = 0;
   if (!m[8]) {
     const oh = Number(m[10]);
@@ -58,7 +69,24 @@ export function parseRfc3339(s: string): Date | null {
   date.setUTCHours(hour, minute, Math.min(second, 59), millis);
   // A leap second is the instant right after hh:mm:59.
   const ms = date.getTime() + (second === 60 ? 1000 : 0) - offsetMinutes * 60_000;
-  return Number.isNaN(ms) ? null : new Date(ms);
+  return Number.isNaN(ms) ? null : { floor: new Date(ms), beyondMillisecond: fraction.slice(3).replace(/0+$/, '') };
+}
+
+/** RFC 3339 `date-time` → Date, to the millisecond at or below it; null if invalid. */
+export function parseRfc3339(s: string): Date | null {
+  return parseRfc3339Instant(s)?.floor ?? null;
+}
+
+/** The first millisecond at or above the instant. */
+export const millisecondAtOrAbove = (i: Rfc3339Instant): Date => (i.beyondMillisecond === '' ? i.floor : new Date(i.floor.getTime() + 1));
+
+/** Exact order of two instants (negative, zero or positive), digits past the millisecond included. */
+export function compareInstants(a: Rfc3339Instant, b: Rfc3339Instant): number {
+  const byMillisecond = a.floor.getTime() - b.floor.getTime();
+  if (byMillisecond !== 0) return byMillisecond;
+  const width = Math.max(a.beyondMillisecond.length, b.beyondMillisecond.length);
+  const [x, y] = [a.beyondMillisecond.padEnd(width, '0'), b.beyondMillisecond.padEnd(width, '0')];
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** Decimal int32 ("-12", "0", "42"); null for anything else or out of range. */
