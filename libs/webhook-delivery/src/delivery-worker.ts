@@ -11,7 +11,7 @@ import { deliverOne, type OneDeliveryDeps } from './one-delivery';
 import { enqueueAndClaim } from './enqueue';
 import { autovacuumWarning, ensureOutboxSchema } from './schema';
 import { decodeSigningSecret } from './signature';
-import type { Clock, DeliveryLogger, PixNotificationInput, WebhookRegistrations } from './types';
+import type { Clock, DeliveryLogger, IntakeItem, WebhookRegistrations } from './types';
 import { WebhookLookups } from './webhook-lookups';
 
 /** How often a worker checks that every key with pending notifications is in webhook_due_keys. */
@@ -106,7 +106,7 @@ export class DeliveryWorker {
    * loop and waiting for its claim took a second round trip, and a claim under way when the rows
    * landed (it cannot see them) made them wait for the one after.
    */
-  async enqueueMany(inputs: PixNotificationInput[]): Promise<{ created: number }> {
+  async enqueueMany(inputs: IntakeItem[]): Promise<{ created: number }> {
     const now = this.clock.now();
     const limit = this.running ? this.free() : 0;
     const { created, claimed } = await this.reserving(limit, () => enqueueAndClaim(this.pool, inputs, now, this.claimRequest(now, limit)));

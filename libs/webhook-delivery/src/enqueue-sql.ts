@@ -3,8 +3,15 @@ import { lowerDueKeys } from './due-keys-sql';
 /**
  * Stores cash-in notifications, once per endToEndId, then (when it stored any and the caller has
  * free slots) claims due deliveries exactly as `webhook_claim_due` does, in one round trip. Rows
- * get timestamps a microsecond apart, ending at `p_now`, so a key's notifications are claimed in
- * the order given. The first row returned carries only `created`; each further row is a claimed
+ * get timestamps a microsecond apart, by position, up to `p_now`, so a key's notifications are
+ * claimed in the order given.
+ * The input is every valid cash-in of the intake batch, in order; a NULL txid marks one not to be
+ * notified. Only the first copy of an endToEndId counts, as in settlement (ADR 7): within the
+ * batch by position (DISTINCT ON); across batches a skipped first copy is remembered in
+ * webhook_intake_skipped (unless the outbox already holds the endToEndId, as when a redelivery
+ * finds the webhook gone), and a later notified copy is stored only if none is remembered. The
+ * snapshot of one statement does not see its own skipped rows, which it need not: DISTINCT ON
+ * leaves one copy per endToEndId. The first row returned carries only `created`; each further row is a claimed
  * delivery. The keys stored are marked due (webhook_due_keys) in the same statement. The claim
  * runs after the insert, in the same transaction, so it sees the new rows;
  * its lock is taken after the insert and held to the commit, right after.
@@ -21,11 +28,20 @@ AS $enqueue$
 DECLARE
   n int;
 BEGIN
-  WITH stored AS (
+  WITH first AS (
+    SELECT DISTINCT ON (u.e2e) u.*, p_now - (cardinality(p_ids) - u.n) * interval '1 microsecond' AS at
+      FROM unnest(p_ids, p_e2e, p_chaves, p_txids, p_bodies) WITH ORDINALITY AS u(id, e2e, chave, txid, body, n)
+     ORDER BY u.e2e, u.n
+  ), skipped AS (
+    INSERT INTO webhook_intake_skipped (end_to_end_id, seen_at)
+    SELECT f.e2e, p_now FROM first f
+     WHERE f.txid IS NULL AND NOT EXISTS (SELECT 1 FROM webhook_outbox o WHERE o.end_to_end_id = f.e2e)
+    ON CONFLICT DO NOTHING
+  ), stored AS (
     INSERT INTO webhook_outbox (id, end_to_end_id, chave, txid, body, status, next_attempt_at, pending_since, created_at, updated_at)
     SELECT t.id, t.e2e, t.chave, t.txid, t.body, 'pending', t.at, t.at, t.at, t.at
-      FROM (SELECT u.*, p_now - (cardinality(p_ids) - u.n) * interval '1 microsecond' AS at
-              FROM unnest(p_ids, p_e2e, p_chaves, p_txids, p_bodies) WITH ORDINALITY AS u(id, e2e, chave, txid, body, n)) t
+      FROM first t
+     WHERE t.txid IS NOT NULL AND NOT EXISTS (SELECT 1 FROM webhook_intake_skipped s WHERE s.end_to_end_id = t.e2e)
      ORDER BY t.n
     ON CONFLICT DO NOTHING -- no target: concurrent inserts collide on the id (PK) and the endToEndId alike
     RETURNING chave, next_attempt_at

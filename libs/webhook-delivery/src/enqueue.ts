@@ -2,27 +2,28 @@ import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { claimArgs, toClaims, type ClaimedNotification, type ClaimRequest } from './claim';
 import { notificationIdFor } from './notification-id';
-import type { PixNotificationInput } from './types';
+import { isSkipped, type IntakeItem } from './types';
 
 /**
  * Stores notifications and, in the same round trip, claims what is due (`webhook_enqueue`,
- * enqueue-sql.ts). The intake used to store, wake the worker, and wait for its next claim: a
+ * enqueue-sql.ts). Skipped items are the batch's cash-ins not notified: they travel with a NULL
+ * txid so the statement keeps the first copy of each endToEndId over all of them (ADR 7). The intake used to store, wake the worker, and wait for its next claim: a
  * second round trip, plus a claim already under way when the rows landed (it cannot see them).
  */
 export async function enqueueAndClaim(
   db: Pick<Pool | PoolClient, 'query'>,
-  inputs: PixNotificationInput[],
+  inputs: IntakeItem[],
   now: Date,
   claim?: Omit<ClaimRequest, 'now'>,
 ): Promise<{ created: number; claimed: ClaimedNotification[] }> {
   for (const input of inputs) {
-    for (const field of ['endToEndId', 'chave', 'txid'] as const) {
-      if (typeof input[field] !== 'string' || input[field] === '') throw new Error(`enqueue: ${field} must be a non-empty string`);
+    const required = isSkipped(input) ? { endToEndId: input.endToEndId } : { endToEndId: input.endToEndId, chave: input.chave, txid: input.txid };
+    for (const [field, value] of Object.entries(required)) {
+      if (typeof value !== 'string' || value === '') throw new Error(`enqueue: ${field} must be a non-empty string`);
     }
   }
-  // Repeats inside the batch are skipped here, existing ones by the insert (ON CONFLICT).
-  const seen = new Set<string>();
-  const rows = inputs.filter((i) => !seen.has(i.endToEndId) && seen.add(i.endToEndId));
+  // Repeats (inside the batch or stored before) are left to the statement: it alone knows which copy came first.
+  const rows = inputs.map((i) => (isSkipped(i) ? { endToEndId: i.endToEndId, chave: null, txid: null, body: null } : { ...i, body: JSON.stringify({ pix: [i.pix] }) }));
   if (rows.length === 0) return { created: 0, claimed: [] };
   const leaseToken = randomUUID();
   const request: ClaimRequest = claim ? { ...claim, now } : { now, limit: 0, maxInFlightPerKey: 1, leaseUntil: now };
@@ -39,7 +40,7 @@ export async function enqueueAndClaim(
       rows.map((i) => i.endToEndId),
       rows.map((i) => i.chave),
       rows.map((i) => i.txid),
-      JSON.stringify(rows.map((i) => JSON.stringify({ pix: [i.pix] }))),
+      JSON.stringify(rows.map((i) => i.body)),
       ...claimArgs(request, leaseToken),
     ],
   });

@@ -8,6 +8,7 @@ import {
   systemClock,
   type Clock,
   type DeliveryAttempt,
+  type IntakeItem,
   type OutboxNotification,
   type OutboxStats,
   type PixNotificationInput,
@@ -38,11 +39,12 @@ export class NotificationOutbox {
   }
 
   /**
-   * Queues a batch of notifications in one statement, once per endToEndId (existing ones and
-   * repeats inside the batch are skipped, as `enqueue` does). Rows get timestamps a microsecond
-   * apart, ending now, so a key's notifications are claimed in the order given.
+   * Queues a batch of notifications in one statement, once per endToEndId: only an endToEndId's
+   * first copy counts, skipped ones included (ADR 7), so a later copy, in this batch or another,
+   * is not stored. Rows get timestamps a microsecond apart, up to now, so a key's notifications
+   * are claimed in the order given.
    */
-  async enqueueMany(inputs: PixNotificationInput[], client?: PoolClient): Promise<{ created: number }> {
+  async enqueueMany(inputs: IntakeItem[], client?: PoolClient): Promise<{ created: number }> {
     const { created } = await enqueueAndClaim(client ?? this.pool, inputs, this.clock.now());
     return { created };
   }

@@ -119,6 +119,17 @@ export const DROP_UNUSED_DUE_INDEX_DDL = `DROP INDEX IF EXISTS webhook_outbox_du
  */
 export const RETIRED_DDL = `ALTER TABLE webhook_outbox ADD COLUMN IF NOT EXISTS retired_at timestamptz`;
 
+/**
+ * The endToEndIds whose first copy the intake read but did not notify (ADR 7): a later copy with
+ * other content (a PSP core's bug) must not be notified when settlement ignored it. Narrow, so the
+ * probe each stored notification makes stays cheap. No retention yet (ADR 7 says when to add it).
+ */
+export const INTAKE_SKIPPED_DDL = `
+CREATE TABLE IF NOT EXISTS webhook_intake_skipped (
+  end_to_end_id text        PRIMARY KEY,
+  seen_at       timestamptz NOT NULL DEFAULT now()
+)`;
+
 /** The outbox tables, then batching, as versioned start-up migrations under the one schema lock. */
 export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   { id: '0003-webhook-outbox', up: async (client) => void (await client.query(OUTBOX_DDL)) },
@@ -133,6 +144,7 @@ export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   { id: '0012-webhook-outbox-without-unused-due-index', up: async (client) => void (await client.query(DROP_UNUSED_DUE_INDEX_DDL)) },
   { id: `0013-webhook-record-function-${versionOf(RECORD_FUNCTION_DDL)}`, up: async (client) => void (await client.query(RECORD_FUNCTION_DDL)) },
   { id: '0014-webhook-outbox-retired', up: async (client) => void (await client.query(RETIRED_DDL)) },
+  { id: '0015-webhook-intake-skipped', up: async (client) => void (await client.query(INTAKE_SKIPPED_DDL)) },
 ];
 
 function versionOf(ddl: string): string {

@@ -8,6 +8,21 @@ export interface PixNotificationInput {
 }
 
 /**
+ * A cash-in the intake read but does not notify (no txid, no webhook, or paid to the key's former
+ * holder). It still is its endToEndId's first copy, as settlement counts it: a later copy with
+ * other content must not be notified either (ADR 7).
+ */
+export interface SkippedCashIn {
+  endToEndId: string;
+  skipped: true;
+}
+
+/** Every valid cash-in of an intake batch, in the batch's order: notified or only remembered. */
+export type IntakeItem = PixNotificationInput | SkippedCashIn;
+
+export const isSkipped = (item: IntakeItem): item is SkippedCashIn => 'skipped' in item && item.skipped === true;
+
+/**
  * Authoritative webhook lookup injected by the app (read at every attempt, never cached here, so
  * a deleted or changed registration takes effect on the next attempt). `undefined` = no webhook.
  */
