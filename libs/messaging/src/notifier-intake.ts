@@ -1,7 +1,7 @@
 import type { PixRecebidoMessage } from '@pix/contracts';
 import { toOfficialPix, webhookDecider, webhookStreamId, type WebhookEvent } from '@pix/domain';
 import { aggregateStream, streamType, type EventStore } from '@pix/event-store';
-import type { PixNotificationInput } from '@pix/webhook-delivery';
+import type { IntakeItem } from '@pix/webhook-delivery';
 import { paidToCurrentHolder, type KeyHistory } from './key-history';
 
 /** The key's webhook stream, typed by its aggregate's events (ADR 14). */
@@ -18,7 +18,7 @@ export class EventStoreWebhookRegistrations {
 }
 
 export interface NotificationSink {
-  enqueueMany(inputs: PixNotificationInput[]): Promise<{ created: number }>;
+  enqueueMany(inputs: IntakeItem[]): Promise<{ created: number }>;
 }
 
 /**
@@ -27,6 +27,9 @@ export interface NotificationSink {
  * all in one statement; each distinct key's webhook and history are read once per batch. A Pix
  * paid to the key's former holder is not told to the new one (ADR 9). The webhook is checked
  * again at every delivery, so one removed meanwhile gets nothing more.
+ * The other Pix go to the sink too, as skipped: settlement keeps an endToEndId's first copy over
+ * every valid message, so the notifier must judge "first" over the same set, or a second copy
+ * with other content (ignored by settlement) would be notified (ADR 7).
  */
 export async function notifyCashIns(
   batch: PixRecebidoMessage[],
@@ -34,15 +37,15 @@ export async function notifyCashIns(
   keys: KeyHistory,
   sink: NotificationSink,
 ): Promise<{ created: number }> {
-  const withTxid = batch.filter((m) => m.txid);
-  const chaves = [...new Set(withTxid.map((m) => m.chave))];
+  const chaves = [...new Set(batch.filter((m) => m.txid).map((m) => m.chave))];
   const [urls, histories] = await Promise.all([Promise.all(chaves.map((chave) => registrations.urlFor(chave))), Promise.all(chaves.map((chave) => keys.of(chave)))]);
   const byKey = new Map(chaves.map((chave, i) => [chave, { url: urls[i], history: histories[i] }]));
-  const inputs = withTxid
-    .filter((m) => {
-      const key = byKey.get(m.chave)!;
-      return key.url !== undefined && paidToCurrentHolder(key.history, m.horario);
-    })
-    .map(({ versao: _v, ...pix }) => ({ endToEndId: pix.endToEndId, chave: pix.chave, txid: pix.txid!, pix: toOfficialPix(pix) }));
-  return inputs.length > 0 ? sink.enqueueMany(inputs) : { created: 0 };
+  const notified = (m: Pick<PixRecebidoMessage, 'txid' | 'chave' | 'horario'>): boolean => {
+    const key = m.txid ? byKey.get(m.chave) : undefined;
+    return key !== undefined && key.url !== undefined && paidToCurrentHolder(key.history, m.horario);
+  };
+  const items = batch.map(({ versao: _v, ...pix }): IntakeItem =>
+    notified(pix) ? { endToEndId: pix.endToEndId, chave: pix.chave, txid: pix.txid!, pix: toOfficialPix(pix) } : { endToEndId: pix.endToEndId, skipped: true },
+  );
+  return items.length > 0 ? sink.enqueueMany(items) : { created: 0 };
 }
