@@ -9,6 +9,7 @@ import { releaseUnsent } from './record-result';
 import { repairDueKeys } from './due-keys-sql';
 import { deliverOne, type OneDeliveryDeps } from './one-delivery';
 import { enqueueAndClaim } from './enqueue';
+import { INTAKE_SKIPPED_RETENTION_MS, pruneIntakeSkipped } from './intake-skipped';
 import { autovacuumWarning, ensureOutboxSchema } from './schema';
 import { decodeSigningSecret } from './signature';
 import type { Clock, DeliveryLogger, IntakeItem, WebhookRegistrations } from './types';
@@ -155,15 +156,19 @@ export class DeliveryWorker {
     }
   }
 
-  /** The safety net of webhook_due_keys (due-keys-sql.ts), at start and every REPAIR_INTERVAL_MS. */
+  /**
+   * The safety net of webhook_due_keys (due-keys-sql.ts), and the pruning of endToEndIds skipped
+   * at intake past their retention (intake-skipped.ts), at start and every REPAIR_INTERVAL_MS.
+   */
   private async checkDueKeys(): Promise<void> {
     if (performance.now() < this.nextRepairAt) return;
     this.nextRepairAt = performance.now() + REPAIR_INTERVAL_MS;
     try {
       const repaired = await repairDueKeys(this.pool);
       if (repaired > 0) this.logger.error(`webhook delivery: ${repaired} keys with pending notifications were missing from webhook_due_keys or due too late there (written by an older version, or by hand?); repaired`);
+      await pruneIntakeSkipped(this.pool, new Date(this.clock.now().getTime() - INTAKE_SKIPPED_RETENTION_MS));
     } catch (error) {
-      this.logger.error(`webhook delivery: due keys repair failed: ${(error as Error).message}`);
+      this.logger.error(`webhook delivery: due keys repair or skipped endToEndIds' pruning failed: ${(error as Error).message}`);
     }
   }
 

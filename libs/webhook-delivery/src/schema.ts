@@ -145,6 +145,8 @@ export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   { id: `0013-webhook-record-function-${versionOf(RECORD_FUNCTION_DDL)}`, up: async (client) => void (await client.query(RECORD_FUNCTION_DDL)) },
   { id: '0014-webhook-outbox-retired', up: async (client) => void (await client.query(RETIRED_DDL)) },
   { id: '0015-webhook-intake-skipped', up: async (client) => void (await client.query(INTAKE_SKIPPED_DDL)) },
+  // Rows arrive in seen_at order: a BRIN index finds the old ones for pruning at almost no cost per insert.
+  { id: '0016-webhook-intake-skipped-seen-at', up: async (client) => void (await client.query('CREATE INDEX IF NOT EXISTS webhook_intake_skipped_seen_at_brin ON webhook_intake_skipped USING brin (seen_at)')) },
 ];
 
 function versionOf(ddl: string): string {
