@@ -16,4 +16,15 @@ describe('notifier configuration', () => {
       /NOTIFIER_PORT[\s\S]*KAFKA_BROKERS[\s\S]*DATABASE_URL[\s\S]*WEBHOOK_SIGNING_SECRET/,
     );
   });
+  it('refuses a blank NOTIFIER_GROUP_ID rather than falling back to pix-notifier', () => {
+    const base = { KAFKA_BROKERS: 'kafka:9092', DATABASE_URL: 'postgres://p@db/pix' };
+    for (const bad of ['', ' ']) expect(() => loadNotifierConfig({ ...base, NOTIFIER_GROUP_ID: bad })).toThrow(/NOTIFIER_GROUP_ID must be a non-empty name/);
+    expect(loadNotifierConfig({ ...base, NOTIFIER_GROUP_ID: 'pix-notifier-b' }).groupId).toBe('pix-notifier-b');
+  });
+  it('reports zero durations and a padding-only signing secret in the Invalid configuration message (exit 2), not as a stack trace', () => {
+    const base = { KAFKA_BROKERS: 'kafka:9092', DATABASE_URL: 'postgres://p@db/pix' };
+    expect(() => loadNotifierConfig({ ...base, WEBHOOK_POLL: '0s', WEBHOOK_TIMEOUT: '0s', WEBHOOK_SIGNING_SECRET: 'whsec_AAAA============' })).toThrow(
+      /^Invalid configuration:\n  - WEBHOOK_TIMEOUT[\s\S]*WEBHOOK_POLL[\s\S]*WEBHOOK_SIGNING_SECRET/,
+    );
+  });
 });

@@ -24,6 +24,9 @@ export function loadNotifierConfig(env: Record<string, string | undefined>): Not
   for (const b of kafkaBrokers) if (!/^[A-Za-z0-9.-]+:\d+$/.test(b)) problems.push(`KAFKA_BROKERS: "${b}" is not host:port`);
   const databaseUrl = env.DATABASE_URL ?? '';
   if (!/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL is required: PostgreSQL keeps the notification outbox (and the events, without EventStoreDB)');
+  const groupId = env.NOTIFIER_GROUP_ID ?? 'pix-notifier';
+  // Set but blank would silently join the default group (and share its offsets): refuse it instead.
+  if (groupId.trim() !== groupId || groupId === '') problems.push(`NOTIFIER_GROUP_ID must be a non-empty name without surrounding spaces, got "${groupId}"`);
   const delivery = loadDeliverySettings(env, problems);
   const operatorToken = env.NOTIFIER_OPERATOR_TOKEN || undefined;
   if (operatorToken && operatorToken.length < 24) problems.push('NOTIFIER_OPERATOR_TOKEN must be at least 24 characters (e.g. `openssl rand -hex 24`)');
@@ -33,7 +36,7 @@ export function loadNotifierConfig(env: Record<string, string | undefined>): Not
     port,
     host: env.HOST ?? '0.0.0.0',
     kafkaBrokers,
-    groupId: env.NOTIFIER_GROUP_ID ?? 'pix-notifier',
+    groupId,
     databaseUrl,
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,
     delivery,

@@ -1,5 +1,28 @@
-import { readFileSync } from 'node:fs';
-import { DEFAULT_DELIVERY_CONFIG, parseDuration, type DeliveryConfig } from '@pix/webhook-delivery';
+import {
+  DEFAULT_DELIVERY_CONFIG,
+  decodeSigningSecret,
+  parseDuration,
+  parseSchedule,
+  resolveDeliveryConfig,
+  type DeliveryConfig,
+} from '@pix/webhook-delivery';
+import { loadTlsSettings } from './tls-settings';
+
+const MINUTE = 60_000;
+/**
+ * Bounds on the durations. WEBHOOK_TIMEOUT at most 10 minutes: a claim's lease is the timeout plus
+ * a 30 s margin (ADR 15), and a crashed worker's deliveries wait out that lease before another
+ * worker sends them; a longer value (e.g. 100d) also overflows Node's timers, which then fire at once.
+ * WEBHOOK_POLL at most a minute: due retries wait up to one poll before they are sent.
+ */
+export const DELIVERY_DURATION_BOUNDS = {
+  WEBHOOK_TIMEOUT: { maxMs: 10 * MINUTE, max: '10m' },
+  WEBHOOK_POLL: { maxMs: MINUTE, max: '1m' },
+  WEBHOOK_SLOW_RESPONSE: { maxMs: 10 * MINUTE, max: '10m' },
+} as const;
+
+/** Fewest bytes of HMAC key accepted (the Standard Webhooks libraries generate 24 to 64). */
+export const MIN_SIGNING_KEY_BYTES = 16;
 
 /**
  * Webhook delivery settings from an environment record the app passes in (validated once at
@@ -13,18 +36,21 @@ import { DEFAULT_DELIVERY_CONFIG, parseDuration, type DeliveryConfig } from '@pi
  */
 export function loadDeliverySettings(env: Record<string, string | undefined>, problems: string[]): DeliveryConfig {
   const config: DeliveryConfig = { ...DEFAULT_DELIVERY_CONFIG, schedule: [...DEFAULT_DELIVERY_CONFIG.schedule] };
-  const duration = (name: string, apply: (ms: number) => void) => {
+  const duration = (name: keyof typeof DELIVERY_DURATION_BOUNDS, apply: (ms: number) => void) => {
     const raw = env[name];
-    if (!raw) return;
+    if (raw === undefined) return;
+    const { maxMs, max } = DELIVERY_DURATION_BOUNDS[name];
     try {
-      apply(parseDuration(raw));
+      const ms = parseDuration(raw);
+      if (ms < 1 || ms > maxMs) problems.push(`${name} must be more than 0 and at most ${max}, got "${raw}"`);
+      else apply(ms);
     } catch (error) {
       problems.push(`${name}: ${(error as Error).message}`);
     }
   };
   duration('WEBHOOK_TIMEOUT', (ms) => (config.timeoutMs = ms));
   duration('WEBHOOK_POLL', (ms) => (config.pollMs = ms));
-  duration('WEBHOOK_SLOW_RESPONSE', (ms) => (config.slowResponseMs = Math.max(1, Math.round(ms))));
+  duration('WEBHOOK_SLOW_RESPONSE', (ms) => (config.slowResponseMs = ms));
   const batch = env.WEBHOOK_MAX_BATCH;
   if (batch !== undefined) {
     if (!/^[1-9]\d{0,3}$/.test(batch) || Number(batch) > 1000) problems.push(`WEBHOOK_MAX_BATCH must be an integer from 1 to 1000, got "${batch}"`);
@@ -38,32 +64,39 @@ export function loadDeliverySettings(env: Record<string, string | undefined>, pr
     if (!/^[1-9]\d{0,3}$/.test(perKey)) problems.push(`WEBHOOK_MAX_IN_FLIGHT_PER_KEY must be an integer from 1 to 9999, got "${perKey}"`);
     else config.maxInFlightPerKey = Number(perKey);
   }
-  if (env.WEBHOOK_RETRY_SCHEDULE) {
+  // Set but empty is refused rather than read as "no retries": unset keeps the default schedule.
+  if (env.WEBHOOK_RETRY_SCHEDULE !== undefined) {
     try {
-      config.schedule = env.WEBHOOK_RETRY_SCHEDULE.split(',').map((d) => parseDuration(d));
+      config.schedule = parseSchedule(env.WEBHOOK_RETRY_SCHEDULE);
     } catch (error) {
       problems.push(`WEBHOOK_RETRY_SCHEDULE: ${(error as Error).message}`);
     }
   }
+  // Empty means unsigned, as unset does (the secret and the PEM paths are switches).
   const secret = env.WEBHOOK_SIGNING_SECRET;
   if (secret) {
-    if (!/^whsec_[A-Za-z0-9+/=]{16,}$/.test(secret)) problems.push('WEBHOOK_SIGNING_SECRET must be "whsec_" followed by base64 (at least 16 characters)');
+    const bytes = signingKeyBytes(secret);
+    if (bytes === undefined) problems.push('WEBHOOK_SIGNING_SECRET must be "whsec_" followed by base64');
+    else if (bytes < MIN_SIGNING_KEY_BYTES) problems.push(`WEBHOOK_SIGNING_SECRET decodes to ${bytes} bytes; use at least ${MIN_SIGNING_KEY_BYTES} (e.g. "whsec_$(openssl rand -base64 32)")`);
     else config.signingSecret = secret;
   }
-  const pem = (name: string) => {
-    const file = env[name];
-    if (!file) return undefined;
+  const tls = loadTlsSettings(env, problems);
+  if (tls) config.tls = tls;
+  // Backstop: whatever the delivery worker would refuse later (a stack trace and exit 1) is a named problem now.
+  if (problems.length === 0) {
     try {
-      return readFileSync(file);
+      resolveDeliveryConfig(config);
     } catch (error) {
-      problems.push(`${name}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-      return undefined;
+      problems.push(`WEBHOOK_*: ${(error as Error).message}`);
     }
-  };
-  const cert = pem('WEBHOOK_CLIENT_CERT');
-  const key = pem('WEBHOOK_CLIENT_KEY');
-  const ca = pem('WEBHOOK_CA');
-  if ((cert === undefined) !== (key === undefined) && !problems.some((p) => p.startsWith('WEBHOOK_CLIENT'))) problems.push('WEBHOOK_CLIENT_CERT and WEBHOOK_CLIENT_KEY go together');
-  if (cert || key || ca) config.tls = { ...(cert ? { cert } : {}), ...(key ? { key } : {}), ...(ca ? { ca } : {}) };
+  }
   return config;
+}
+
+function signingKeyBytes(secret: string): number | undefined {
+  try {
+    return decodeSigningSecret(secret).length;
+  } catch {
+    return undefined;
+  }
 }

@@ -24,5 +24,8 @@ describe('Standard Webhooks signature', () => {
   it('rejects a secret that is not base64', () => {
     expect(() => decodeSigningSecret('whsec_')).toThrow(/invalid signingSecret/);
     expect(() => decodeSigningSecret('whsec_not base64!')).toThrow(/invalid signingSecret/);
+    // Buffer.from ignores surplus padding: this would decode to a 3-byte key.
+    expect(() => decodeSigningSecret('whsec_AAAA============')).toThrow(/invalid signingSecret/);
+    expect(decodeSigningSecret('whsec_AAE')).toEqual(Buffer.from([0, 1]));
   });
 });
