@@ -33,6 +33,10 @@ describe('AppLogger', () => {
     expect(JSON.parse(lines[0]).msg).toContain('[cpf]');
   });
 
+  it('takes query strings and userinfo out of URLs in free text', () => {
+    expect(scrubText('webhook x attempt 1 to https://127.0.0.1:18490/status500?tok=QSECRETQ/pix: HTTP 500')).toBe('webhook x attempt 1 to https://127.0.0.1:18490/status500?…: HTTP 500');
+    expect(scrubText('to https://u:pw@hooks.example.com/a and http://h/b?x=1&y=2 done')).toBe('to https://hooks.example.com/a and http://h/b?… done');
+  });
   it('keeps ordinary numbers, txids and route lines intact', () => {
     expect(scrubText('PUT /v2/cobv/omwslozcwst5kbpl1dae0000000000 201 34.2ms client=e2e-client')).toBe('PUT /v2/cobv/omwslozcwst5kbpl1dae0000000000 201 34.2ms client=e2e-client');
     expect(scrubText('POST /oauth/token 200 3.0ms')).toBe('POST /oauth/token 200 3.0ms');

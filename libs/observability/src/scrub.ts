@@ -10,6 +10,10 @@ const RULES: [RegExp, string][] = [
   [/\bwhsec_[A-Za-z0-9+/=]+/g, 'whsec_[redacted]'],
   // key=value and "key":"value" forms of secrets.
   [/\b(client_secret|secret|password|senha|token|access_token|authorization)("?\s*[:=]\s*"?)([^\s"',&;]+)/gi, '$1$2[redacted]'],
+  // URLs in free text: userinfo and query strings go (receivers authenticate callbacks with query tokens).
+  [/\b(https?:\/\/)[^\s/?#@"'<>]+@/gi, '$1'],
+  // A sentence's closing punctuation after the query is kept.
+  [/\b(https?:\/\/[^\s?#"'<>]*)\?[^\s"'<>]*?(?=[.,;:)]?(?:[\s"'<>]|$))/gi, '$1?…'],
   // CNPJ (numeric or alphanumeric, with or without punctuation), then CPF.
   [/\b\d{2}\.\d{3}\.\d{3}\/\d{4}-\d{2}\b/g, '[cnpj]'],
   [/\b(?=[0-9A-Z]{12}\d{2}\b)(?=[A-Z]*\d)[0-9A-Z]{12}\d{2}\b/g, '[cnpj]'],

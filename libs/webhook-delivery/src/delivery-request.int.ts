@@ -62,6 +62,15 @@ describe('webhook delivery: the request, deduplication and cancellation', () => 
     expect((await h.outbox.attempts(id))[0].url).toBe(`${receiver.baseUrl}/hook?a=/pix`);
   });
 
+  it('logs the attempt with scheme, host, port and path but not the query (receivers put tokens there)', async () => {
+    h.registrations.urls.set('key-token', `${receiver.baseUrl}/hook?tok=QSECRETQ`);
+    const { id } = await h.outbox.enqueue(cashIn('key-token'));
+    await waitFor('delivered', async () => (await h.outbox.get(id))?.status === 'delivered');
+    const lines = h.logger.lines.filter((l) => l.includes(id));
+    expect(lines).toEqual([expect.stringContaining(`attempt 1 to ${receiver.baseUrl}/hook?…: HTTP 200`)]);
+    expect(lines.join('\n')).not.toContain('QSECRETQ');
+  });
+
   it('the same endToEndId enqueued twice (even concurrently) gives one notification and one delivery', async () => {
     h.registrations.urls.set('key-dup', receiver.baseUrl);
     const input = cashIn('key-dup');

@@ -2,6 +2,7 @@ export * from './types';
 export * from './config';
 export { notificationIdFor, uuidV5, NOTIFICATION_ID_NAMESPACE } from './notification-id';
 export { decodeSigningSecret, signWebhook } from './signature';
+export { urlForLog } from './log-url';
 export { isDelivered, parseRetryAfter, decideAfterAttempt } from './retry-policy';
 export { BATCH_DDL, OUTBOX_DDL, OUTBOX_MIGRATIONS, ensureOutboxSchema } from './schema';
 export { NotificationOutbox } from './notification-outbox';

@@ -5,6 +5,7 @@ import type { HttpSender } from './http-sender';
 import type { Lanes } from './lanes';
 import type { AttemptRecorder } from './attempt-recorder';
 import { recordCancelled, recordSplit } from './record-result';
+import { urlForLog } from './log-url';
 import { decideAfterAttempt, parseRetryAfter } from './retry-policy';
 import { signWebhook } from './signature';
 import type { Clock, DeliveryLogger } from './types';
@@ -61,7 +62,7 @@ export async function deliverOne(deps: OneDeliveryDeps, claim: ClaimedNotificati
     const finishedAt = clock.now();
     const error = `HTTP 413: batch of ${claim.items.length} split in two`;
     const applied = await recordSplit(pool, claim, { at, url, statusCode: 413, error, latencyMs: result.latencyMs, outcome: 'retry', finishedAt });
-    logger.log(`webhook ${claim.id} to ${url}: ${error}${applied ? '' : '; lease lost, left to its new holder'}`);
+    logger.log(`webhook ${claim.id} to ${urlForLog(url)}: ${error}${applied ? '' : '; lease lost, left to its new holder'}`);
     return;
   }
   await record(deps, claim, url, result, at);
@@ -103,7 +104,7 @@ async function record(deps: OneDeliveryDeps, claim: ClaimedNotification, url: st
   } catch {
     /* an observer's failure is not the delivery's */
   }
-  const what = `webhook ${claim.id}${claim.items.length > 1 ? ` (${claim.items.length} Pix)` : ''} attempt ${claim.attempt} to ${url ?? '(no url)'}: ${result.error ?? `HTTP ${result.statusCode}`} in ${Math.round(result.latencyMs)} ms`;
+  const what = `webhook ${claim.id}${claim.items.length > 1 ? ` (${claim.items.length} Pix)` : ''} attempt ${claim.attempt} to ${url === null ? '(no url)' : urlForLog(url)}: ${result.error ?? `HTTP ${result.statusCode}`} in ${Math.round(result.latencyMs)} ms`;
   if (!applied) logger.error(`${what}; lease lost (taken over or resent meanwhile), status left to its new holder`);
   else if (decision.outcome === 'delivered') logger.log(`${what}; delivered`);
   else if (decision.outcome === 'dead') logger.error(`${what}; retry schedule exhausted, kept as dead`);
