@@ -75,6 +75,13 @@ describe('notifier operator endpoints', () => {
     expect((await resend('{"endToEndIds":["E12345678202611230000abcdefghijk"]}')).body).toEqual({ reenviadas: 0 });
   });
 
+  it('refuses a resend body over the size limit with 413 RequisicaoInvalida told in Portuguese, as the API does', async () => {
+    const body = JSON.stringify({ endToEndIds: Array.from({ length: 120_000 }, (_, i) => `E12345678202611230000${String(i).padStart(11, '0')}`) });
+    const r = await fetch(`${withToken!.base}/notifier/resend`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body });
+    expect(r.status).toBe(413);
+    expect(await r.json()).toMatchObject({ type: 'https://pix.bcb.gov.br/api/v2/error/RequisicaoInvalida', status: 413, detail: 'O corpo da requisição excede o tamanho máximo permitido.' });
+  });
+
   it('keeps the operator endpoints shut when no token is configured', async () => {
     expect(await call(withoutToken!, '/notifier/stats', `Bearer ${TOKEN}`)).toBe(403);
     expect(withoutToken!.output()).toContain('NOTIFIER_OPERATOR_TOKEN');

@@ -2,6 +2,7 @@ import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter 
 import { ProblemError } from '@pix/contracts';
 import { correlationIdOf, inRequestContext, loggablePath } from '@pix/observability';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { fastifyClientErrorDetail } from './client-error-detail';
 import { problemForStatus, replyWithProblem } from './edge-problem';
 
 /**
@@ -21,7 +22,7 @@ export class HttpProblemFilter implements ExceptionFilter {
     const status = statusOf(error);
     if (status >= 500)
       inRequestContext(request, () => this.logger.error(`${request.method} ${loggablePath(request)} failed: ${error instanceof Error ? error.stack : String(error)}`));
-    const detail = status < 500 && error instanceof Error ? messageOf(error) : undefined;
+    const detail = status < 500 && error instanceof Error ? clientDetail(error, status) : undefined;
     replyWithProblem(reply, problemForStatus(status, correlationIdOf(request), detail));
   }
 }
@@ -32,7 +33,16 @@ function statusOf(error: unknown): number {
   return typeof status === 'number' && status >= 400 && status <= 599 ? status : 500;
 }
 
-/** An HttpException's own message (ours, written for clients); Fastify's parser messages as they are. */
+/**
+ * Nest hands Fastify's own errors (a body over the limit, a media type) over as
+ * HttpException(English message, status), their code lost: 413 and 415 are told by status in
+ * Portuguese, as the API tells them; other messages are ours, written for clients.
+ */
+function clientDetail(error: Error, status: number): string | undefined {
+  return status === 413 || status === 415 ? fastifyClientErrorDetail(error, status) : messageOf(error);
+}
+
+/** An HttpException's own message (ours, written for clients), or the error's. */
 function messageOf(error: Error): string | undefined {
   const response = error instanceof HttpException ? error.getResponse() : undefined;
   const message = typeof response === 'object' && response !== null ? (response as { message?: unknown }).message : error.message;

@@ -9,3 +9,4 @@ export * from './closing';
 export * from './http-edge';
 export * from './undecodable-url';
 export * from './http-problem.filter';
+export * from './client-error-detail';

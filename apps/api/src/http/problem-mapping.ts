@@ -2,6 +2,7 @@ import { HttpException } from '@nestjs/common';
 import { buildProblema, ProblemError, type Problema, type TipoErro } from '@pix/contracts';
 import { isDomainError } from '@pix/domain';
 import { isConnectionError } from '@pix/event-store';
+import { fastifyClientErrorDetail } from '@pix/http-edge';
 import { UnauthorizedError } from '../auth/unauthorized';
 import { TooManyRequestsError } from './too-many-requests';
 
@@ -62,14 +63,7 @@ function statusOf(error: unknown): number | undefined {
   return typeof s === 'number' ? s : undefined;
 }
 
-/** Fastify's own client errors (body parsing, size, media type) told in the contract's language. */
+/** Fastify's own client errors in the contract's language (shared with the notifier); anything else generically. */
 function clientErrorDetail(error: unknown, status: number): string {
-  const code = (error as { code?: string })?.code;
-  const message = error instanceof Error ? error.message : '';
-  if (status === 413 || code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 'O corpo da requisição excede o tamanho máximo permitido.';
-  if (status === 415 || code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'Content-Type não suportado: envie application/json.';
-  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || /empty/i.test(message)) return 'O corpo da requisição está vazio.';
-  if (/prototype/i.test(message)) return 'O corpo da requisição contém propriedades proibidas (__proto__ ou constructor).';
-  if (error instanceof SyntaxError || code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(message)) return 'O corpo da requisição não é um JSON válido.';
-  return 'Requisição inválida.';
+  return fastifyClientErrorDetail(error, status) ?? 'Requisição inválida.';
 }
