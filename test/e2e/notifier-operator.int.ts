@@ -73,6 +73,9 @@ describe('notifier operator endpoints', () => {
       expect([body, r.status, r.type, r.body.type]).toEqual([body, 400, expect.stringMatching(/^application\/problem\+json/), 'https://pix.bcb.gov.br/api/v2/error/RequisicaoInvalida']);
     }
     expect((await resend('{"endToEndIds":["E12345678202611230000abcdefghijk"]}')).body).toEqual({ reenviadas: 0 });
+    // A swapped range is refused rather than answered {"reenviadas":0}.
+    const swapped = await resend('{"inicio":"2026-11-23T12:00:00Z","fim":"2026-11-23T11:00:00Z"}');
+    expect([swapped.status, swapped.body.type, swapped.body.violacoes]).toEqual([400, 'https://pix.bcb.gov.br/api/v2/error/RequisicaoInvalida', [expect.objectContaining({ propriedade: 'body.fim' })]]);
   });
 
   it('refuses a resend body over the size limit with 413 RequisicaoInvalida told in Portuguese, as the API does', async () => {

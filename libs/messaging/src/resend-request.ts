@@ -30,6 +30,9 @@ export function parseResendBody(body: unknown): ResendSelector {
     return date ?? undefined;
   };
   const selector: ResendSelector = { ids: list('ids', ID), endToEndIds: list('endToEndIds', END_TO_END_ID), from: instant('inicio'), to: instant('fim') };
+  // An empty range would answer 202 {"reenviadas":0} to a swapped inicio/fim: refused as the listings refuse it.
+  if (selector.from && selector.to && selector.to.getTime() < selector.from.getTime())
+    out.push({ razao: 'O instante fim é anterior ao instante inicio.', propriedade: 'body.fim' });
   if (out.length > 0) throw new ProblemError('RequisicaoInvalida', 'O pedido de reenvio não respeita o formato.', out);
   if (!selector.ids && !selector.endToEndIds && !selector.from && !selector.to)
     throw new ProblemError('RequisicaoInvalida', 'Informe ids, endToEndIds ou um período (inicio, fim).');

@@ -1,0 +1,23 @@
+import { ProblemError } from '@pix/contracts';
+import { parseResendBody } from './resend-request';
+
+describe('parseResendBody', () => {
+  const problemOf = (body: unknown) => {
+    try {
+      parseResendBody(body);
+    } catch (error) {
+      return (error as ProblemError).toProblema('c');
+    }
+    throw new Error('accepted');
+  };
+
+  it('refuses fim before inicio with 400 RequisicaoInvalida naming body.fim, as the listings refuse it', () => {
+    const problem = problemOf({ inicio: '2026-11-23T12:00:00Z', fim: '2026-11-23T11:59:59.999Z' });
+    expect(problem).toMatchObject({ type: 'https://pix.bcb.gov.br/api/v2/error/RequisicaoInvalida', status: 400, violacoes: [{ propriedade: 'body.fim' }] });
+  });
+
+  it('compares instants, not texts: an offset that puts fim after inicio is accepted', () => {
+    expect(parseResendBody({ inicio: '2026-11-23T12:00:00Z', fim: '2026-11-23T10:00:00-03:00' })).toMatchObject({ from: new Date('2026-11-23T12:00:00Z'), to: new Date('2026-11-23T13:00:00Z') });
+    expect(parseResendBody({ inicio: '2026-11-23T12:00:00Z', fim: '2026-11-23T12:00:00Z' }).to).toEqual(new Date('2026-11-23T12:00:00Z'));
+  });
+});
