@@ -99,6 +99,20 @@ if (!BROKERS) {
       expect(validator.validateSchema('Pix', request.json.pix[0]).errors).toEqual([]);
     });
 
+    it('stores, serves and notifies a horario sent with an offset in UTC with milliseconds, the same in settlement and the webhook', async () => {
+      const paidAt = Date.now() - 60_000;
+      // -03:00 wall time with one fraction digit, as a PSP core in Brasília might send it.
+      const sent = `${new Date(paidAt - 3 * 3_600_000).toISOString().slice(0, 21)}-03:00`;
+      const utc = new Date(Math.floor(paidAt / 100) * 100).toISOString();
+      const message = { ...cashIn(await charge()), horario: sent };
+      await psp!.publish(message);
+      const expected = official({ ...message, horario: utc });
+      expect((await concluded(message.txid!)).pix).toEqual([expected]);
+      expect((await http('GET', `/pix/${message.endToEndId}`)).body).toEqual(expected);
+      const [request] = await deliveries(message.endToEndId, 1);
+      expect(request.json).toEqual({ pix: [expected] });
+    });
+
     it('notifies a cash-in published twice once (one notification, one delivery)', async () => {
       const message = cashIn(await charge());
       await psp!.publish(message);

@@ -36,4 +36,22 @@ describe('cash-in message', () => {
   it.each(['2026-11-22T10:00:00+15:59', '2026-12-31T23:59:60Z', '0001-01-01T00:00:00Z', '2028-02-29T12:00:00.123456789-03:00'])('accepts the timestamp %s, which PostgreSQL stores', (horario) => {
     expect(parsePixRecebidoMessage(JSON.stringify({ ...valid, horario })).error).toBeUndefined();
   });
+
+  // The requirements serve horario "in UTC with milliseconds"; settlement and the notifier store
+  // what the parser yields, so they must get one form whatever the PSP core sent.
+  it.each([
+    ['2026-11-27T10:00:00.5-03:00', '2026-11-27T13:00:00.500Z'],
+    ['2026-11-26T23:59:59.5-03:00', '2026-11-27T02:59:59.500Z'],
+    ['2026-11-22T10:00:00+15:59', '2026-11-21T18:01:00.000Z'],
+    ['2026-11-22T15:00:00Z', '2026-11-22T15:00:00.000Z'],
+    ['2028-02-29T12:00:00.123456789-03:00', '2028-02-29T15:00:00.123Z'],
+    ['2026-11-22T15:00:00.000Z', '2026-11-22T15:00:00.000Z'],
+  ])('yields horario %s as %s (UTC, milliseconds)', (horario, utc) => {
+    expect(parsePixRecebidoMessage(JSON.stringify({ ...valid, horario })).value?.horario).toBe(utc);
+  });
+
+  it('keeps every other field as sent', () => {
+    const sent = { ...valid, horario: '2026-11-22T12:00:00-03:00', infoPagador: 'oi', pagador: { cpf: '12345678909', nome: 'Ana' } };
+    expect(parsePixRecebidoMessage(JSON.stringify(sent)).value).toEqual({ ...sent, horario: '2026-11-22T15:00:00.000Z' });
+  });
 });

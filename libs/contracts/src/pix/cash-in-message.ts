@@ -17,7 +17,7 @@ export interface PixRecebidoMessage {
   chave: string;
   /** "123.45" */
   valor: string;
-  /** RFC 3339, UTC with milliseconds. */
+  /** RFC 3339. Any offset and fraction are accepted on the topic; parsed, it is UTC with milliseconds (`toISOString`). */
   horario: string;
   infoPagador?: string;
   pagador?: { cpf?: string; cnpj?: string; nome?: string };
@@ -50,21 +50,26 @@ export function parsePixRecebidoMessage(raw: Buffer | string | null | undefined)
   if (m.txid !== undefined && (typeof m.txid !== 'string' || !TXID.test(m.txid))) return { error: 'txid must be 1 to 35 letters and digits' };
   if (typeof m.chave !== 'string' || m.chave.length === 0 || m.chave.length > 77) return { error: 'chave must be a Pix key (1 to 77 characters)' };
   if (typeof m.valor !== 'string' || !MONEY.test(m.valor) || Number(m.valor) === 0) return { error: 'valor must be a non-zero amount like "123.45"' };
-  if (typeof m.horario !== 'string' || !isStorableTimestamp(m.horario)) return { error: 'horario must be an RFC 3339 timestamp of a real date, years 0001 to 9999, offset at most 15:59' };
+  const horario = typeof m.horario === 'string' ? storableInstant(m.horario) : null;
+  if (!horario) return { error: 'horario must be an RFC 3339 timestamp of a real date, years 0001 to 9999, offset at most 15:59' };
   if (m.infoPagador !== undefined && (typeof m.infoPagador !== 'string' || m.infoPagador.length > 140)) return { error: 'infoPagador must be text of at most 140 characters' };
   for (const [name, text] of [['chave', m.chave], ['infoPagador', m.infoPagador], ['pagador.nome', (m.pagador as { nome?: unknown } | undefined)?.nome]] as const)
     if (typeof text === 'string' && hasUnstorableText(text)) return { error: `${name} holds U+0000 or a lone UTF-16 surrogate, which cannot be stored` };
   if (m.pagador !== undefined && !isPagador(m.pagador)) return { error: 'pagador must be {cpf|cnpj, nome}' };
   if (m.componentesValor !== undefined && !isComponentes(m.componentesValor)) return { error: 'componentesValor must map names to {valor}' };
-  return { value: m as unknown as PixRecebidoMessage };
+  // Every consumer stores and serves `horario` as parsed here: one UTC, millisecond form
+  // (`toISOString`), so settlement's record and the notifier's webhook body agree byte for byte
+  // whatever offset or fraction the PSP core sent.
+  return { value: { ...m, horario: horario.toISOString() } as unknown as PixRecebidoMessage };
 }
 
-function isStorableTimestamp(s: string): boolean {
-  if (!RFC3339.test(s) || OFFSET_PAST_PG.test(s)) return false;
+/** The instant of an RFC 3339 timestamp PostgreSQL stores (to the millisecond at or below it), or null. */
+function storableInstant(s: string): Date | null {
+  if (!RFC3339.test(s) || OFFSET_PAST_PG.test(s)) return null;
   const instant = parseRfc3339(s);
-  if (!instant || s.startsWith('0000')) return false;
+  if (!instant || s.startsWith('0000')) return null;
   const year = instant.getUTCFullYear();
-  return year >= 1 && year <= 9999;
+  return year >= 1 && year <= 9999 ? instant : null;
 }
 
 function isPagador(p: unknown): boolean {
