@@ -161,6 +161,15 @@ if (!BROKERS) {
       expect((await dlt!.waitFor((r) => r.value === badId, 2, 0)).length).toBe(2);
     });
 
+    it('dead-letters a horario after its record was published, both groups for the same reason (the record timestamp judges)', async () => {
+      const future = JSON.stringify({ ...cashIn(newTxid('fh')), horario: '2099-01-01T00:00:00Z' });
+      await psp!.publishRaw(KEY_A, future);
+      const letters = await dlt!.waitFor((r) => r.value === future, 2, 30_000);
+      expect(letters.map((r) => r.headers['dlt-consumer']).sort()).toEqual(['pix-api-settlement', 'pix-notifier']);
+      expect(new Set(letters.map((r) => r.headers['dlt-reason'])).size).toBe(1);
+      expect(letters[0].headers['dlt-reason']).toMatch(/^horario 2099-01-01T00:00:00\.000Z is after the message was published \(.+\) by more than 5 minutes of clock skew$/);
+    });
+
     it('retries a receiver answering 500 twice, then 200: three requests with the same webhook-id', async () => {
       const message = cashIn(await charge());
       receiver!.sequence((r) => r.json?.pix?.[0]?.endToEndId === message.endToEndId, [500, 500]);

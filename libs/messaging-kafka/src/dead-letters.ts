@@ -106,7 +106,8 @@ export async function replayDeadLetters(kafka: Kafka, letters: StoredDeadLetter[
   const outcome: ReplayOutcome = { replayed: [], copies: [], invalid: [] };
   const sources = new Set<string>();
   for (const letter of letters) {
-    const error = contract.parse(letter.value).error;
+    // Judged as it will be consumed: the replayed record is stamped now.
+    const error = contract.parse(letter.value, new Date()).error;
     if (error !== undefined) outcome.invalid.push({ letter, error });
     else if (letter.source && sources.has(letter.source)) outcome.copies.push(letter);
     else {

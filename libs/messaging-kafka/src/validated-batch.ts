@@ -1,9 +1,12 @@
 import { CORRELATION_ID_HEADER, saneCorrelationId, type CashInTrace } from '@pix/contracts';
 import type { KafkaMessage, Message } from 'kafkajs';
 
-/** How a topic's messages are read: the contracts library's parser, and where refused ones go. */
+/**
+ * How a topic's messages are read: the contracts library's parser, and where refused ones go.
+ * `publishedAt` is the record's own timestamp, the same for every consumer group that reads it.
+ */
 export interface TopicContract<T = unknown> {
-  parse(value: Buffer | null): { value?: T; error?: string };
+  parse(value: Buffer | null, publishedAt: Date): { value?: T; error?: string };
   deadLetterTopic: string;
 }
 
@@ -29,7 +32,7 @@ export function validateBatch<T>(messages: KafkaMessage[], where: Where, contrac
   const sources: KafkaMessage[] = [];
   const deadLetters: DeadLetter[] = [];
   for (const message of messages) {
-    const parsed = contract.parse(message.value);
+    const parsed = contract.parse(message.value, recordTimestamp(message));
     if (parsed.value !== undefined) {
       valid.push(parsed.value);
       traces.push(traceOf(message));
@@ -39,6 +42,12 @@ export function validateBatch<T>(messages: KafkaMessage[], where: Where, contrac
     deadLetters.push(deadLetterOf(message, parsed.error ?? 'invalid', where));
   }
   return { valid, traces, sources, deadLetters };
+}
+
+/** The record's timestamp (kafkajs gives milliseconds as text, "-1" when there is none: an invalid Date). */
+export function recordTimestamp(message: Pick<KafkaMessage, 'timestamp'>): Date {
+  const ms = Number(message.timestamp);
+  return new Date(Number.isSafeInteger(ms) && ms >= 0 ? ms : Number.NaN);
 }
 
 export interface Where {

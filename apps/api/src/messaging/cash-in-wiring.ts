@@ -9,7 +9,8 @@ import { unfinishedLocalCashIns } from './local-cash-in-recovery';
 import { InProcessCashInBus } from '@pix/messaging-local';
 import type { AppConfig } from '../config/config';
 import type { Readiness } from '../health/readiness';
-import { CONFIG, EVENT_STORE, READ_DB, READINESS } from '../infrastructure/tokens';
+import { CLOCK, CONFIG, EVENT_STORE, READ_DB, READINESS } from '../infrastructure/tokens';
+import type { Clock } from '../shared/ports';
 import { SettleCashIn } from '../settlement/settle-cash-in';
 import { SETTLEMENT_TRANSPORT } from '../settlement/settlement.consumer';
 
@@ -36,6 +37,7 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
     @Inject(READ_DB) private readonly pool: Pool,
     private readonly settle: SettleCashIn,
     @Inject(READINESS) private readonly readiness: Readiness,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {
     if (config.kafkaBrokers.length === 0) return;
     const { CASH_IN_CONTRACT, createKafka, ensureCashInTopics, KafkaBatchServer } = kafkaTransport();
@@ -83,7 +85,8 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
       }
       void this.connectPublisher(publisher);
     } else if (local) {
-      const bus = new InProcessCashInBus();
+      // Publish time by the clock the sandbox stamps horario with (a test may move it).
+      const bus = new InProcessCashInBus(() => this.clock.now());
       bus.subscribe('settlement', (batch, traces) => this.settle.handleBatch(batch, traces));
       bus.subscribe('notifier', this.notifier!.handleBatch);
       // No broker redelivers what a crash cut short: finish it before taking new cash-ins.

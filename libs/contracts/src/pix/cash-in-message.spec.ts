@@ -1,10 +1,14 @@
-import { parsePixRecebidoMessage } from './cash-in-message';
+import { HORARIO_CLOCK_SKEW_MS, parsePixRecebidoMessage } from './cash-in-message';
 
 const valid = { versao: 1, endToEndId: 'E12345678202611221500abcdefghijk', txid: 'abcdefghijklmnopqrstuvwxyz0', chave: '+5511999998888', valor: '10.00', horario: '2026-11-22T15:00:00.000Z' };
 
+/** A publish time after every horario below but the future ones. */
+const AT = new Date('2030-01-01T00:00:00.000Z');
+const parse = (raw: string) => parsePixRecebidoMessage(raw, AT);
+
 describe('cash-in message', () => {
   it('accepts a valid message with optional payer and components', () => {
-    expect(parsePixRecebidoMessage(JSON.stringify({ ...valid, infoPagador: 'oi', pagador: { cpf: '12345678909', nome: 'Ana' }, componentesValor: { original: { valor: '10.00' } } })).value).toBeDefined();
+    expect(parse(JSON.stringify({ ...valid, infoPagador: 'oi', pagador: { cpf: '12345678909', nome: 'Ana' }, componentesValor: { original: { valor: '10.00' } } })).value).toBeDefined();
   });
   it.each<[string, unknown]>([
     ['not JSON', '{'],
@@ -28,13 +32,13 @@ describe('cash-in message', () => {
     ['a NUL inside a component', JSON.stringify({ ...valid, componentesValor: { juros: { valor: '1.00', modalidade: '\u0000' } } })],
     ['an unknown member in a component', JSON.stringify({ ...valid, componentesValor: { original: { valor: '10.00', nota: 'x' } } })],
   ])('rejects %s with a reason', (_name, raw) => {
-    const r = parsePixRecebidoMessage(raw as string);
+    const r = parse(raw as string);
     expect(r.value).toBeUndefined();
     expect(r.error).toEqual(expect.any(String));
   });
 
   it.each(['2026-11-22T10:00:00+15:59', '2026-12-31T23:59:60Z', '0001-01-01T00:00:00Z', '2028-02-29T12:00:00.123456789-03:00'])('accepts the timestamp %s, which PostgreSQL stores', (horario) => {
-    expect(parsePixRecebidoMessage(JSON.stringify({ ...valid, horario })).error).toBeUndefined();
+    expect(parse(JSON.stringify({ ...valid, horario })).error).toBeUndefined();
   });
 
   // The requirements serve horario "in UTC with milliseconds"; settlement and the notifier store
@@ -47,11 +51,32 @@ describe('cash-in message', () => {
     ['2028-02-29T12:00:00.123456789-03:00', '2028-02-29T15:00:00.123Z'],
     ['2026-11-22T15:00:00.000Z', '2026-11-22T15:00:00.000Z'],
   ])('yields horario %s as %s (UTC, milliseconds)', (horario, utc) => {
-    expect(parsePixRecebidoMessage(JSON.stringify({ ...valid, horario })).value?.horario).toBe(utc);
+    expect(parse(JSON.stringify({ ...valid, horario })).value?.horario).toBe(utc);
   });
 
   it('keeps every other field as sent', () => {
     const sent = { ...valid, horario: '2026-11-22T12:00:00-03:00', infoPagador: 'oi', pagador: { cpf: '12345678909', nome: 'Ana' } };
-    expect(parsePixRecebidoMessage(JSON.stringify(sent)).value).toEqual({ ...sent, horario: '2026-11-22T15:00:00.000Z' });
+    expect(parse(JSON.stringify(sent)).value).toEqual({ ...sent, horario: '2026-11-22T15:00:00.000Z' });
+  });
+
+  // ADR 9 gives a cash-in to the key's holder at horario: a horario after its own publication is
+  // no settlement time (the SPI settled before the PSP core published) and would give the Pix to a
+  // later holder of the key. The judge is the record's timestamp, the same for every consumer group.
+  describe('horario against the publish time', () => {
+    const published = new Date('2026-11-27T03:00:00.000Z');
+    const at = (horario: string, when = published) => parsePixRecebidoMessage(JSON.stringify({ ...valid, horario }), when);
+
+    it('states the clock-skew tolerance: 5 minutes', () => expect(HORARIO_CLOCK_SKEW_MS).toBe(300_000));
+    it.each(['2026-11-27T02:59:59.999Z', '2026-11-27T03:00:00.000Z', '2026-11-27T03:05:00.000Z', '2026-11-27T00:05:00-03:00'])('accepts %s (up to 5 minutes after)', (horario) => {
+      expect(at(horario).error).toBeUndefined();
+    });
+    it.each(['2026-11-27T03:05:00.001Z', '2099-01-01T00:00:00Z', '2026-11-27T00:05:01-03:00'])('refuses %s, with the reason', (horario) => {
+      const r = at(horario);
+      expect(r.value).toBeUndefined();
+      expect(r.error).toMatch(/^horario .* is after the message was published \(2026-11-27T03:00:00.000Z\) by more than 5 minutes of clock skew$/);
+    });
+    it('refuses alike when there is no valid publish time to judge by', () => {
+      expect(at('2026-11-27T03:00:00Z', new Date(Number.NaN)).error).toBe('the message has no valid publish timestamp to check horario against');
+    });
   });
 });

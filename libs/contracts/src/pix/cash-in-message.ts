@@ -9,6 +9,11 @@ import { parseRfc3339 } from '../validation/query-values';
 
 export const CASH_IN_TOPIC = 'pix.cash-in.v1';
 export const CASH_IN_DEAD_LETTER_TOPIC = 'pix.cash-in.v1.dlt';
+/**
+ * How far a `horario` may be after the message was published: the SPI settled the Pix before the
+ * PSP core published it, so only the two clocks' skew can put it later.
+ */
+export const HORARIO_CLOCK_SKEW_MS = 5 * 60_000;
 
 export interface PixRecebidoMessage {
   versao: 1;
@@ -32,8 +37,14 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d
 const OFFSET_PAST_PG = /[+-](1[6-9]|2\d):\d{2}$/;
 const KNOWN = new Set(['versao', 'endToEndId', 'txid', 'chave', 'valor', 'horario', 'infoPagador', 'pagador', 'componentesValor']);
 
-/** Validates a message value (bytes or text); never throws. */
-export function parsePixRecebidoMessage(raw: Buffer | string | null | undefined): { value?: PixRecebidoMessage; error?: string } {
+/**
+ * Validates a message value (bytes or text); never throws. `publishedAt` is when it was published:
+ * the Kafka record's own timestamp (every consumer group sees the same one, so all judge a message
+ * alike), or the publish time on local mode's in-process transport. A `horario` later than that
+ * plus HORARIO_CLOCK_SKEW_MS is refused: ADR 9 gives a cash-in to whoever holds the key at its
+ * horario, so a future one would go to a later holder of the key.
+ */
+export function parsePixRecebidoMessage(raw: Buffer | string | null | undefined, publishedAt: Date): { value?: PixRecebidoMessage; error?: string } {
   if (raw === null || raw === undefined) return { error: 'empty message' };
   let json: unknown;
   try {
@@ -52,6 +63,8 @@ export function parsePixRecebidoMessage(raw: Buffer | string | null | undefined)
   if (typeof m.valor !== 'string' || !MONEY.test(m.valor) || Number(m.valor) === 0) return { error: 'valor must be a non-zero amount like "123.45"' };
   const horario = typeof m.horario === 'string' ? storableInstant(m.horario) : null;
   if (!horario) return { error: 'horario must be an RFC 3339 timestamp of a real date, years 0001 to 9999, offset at most 15:59' };
+  const futureError = horarioAfterPublication(horario, publishedAt);
+  if (futureError) return { error: futureError };
   if (m.infoPagador !== undefined && (typeof m.infoPagador !== 'string' || m.infoPagador.length > 140)) return { error: 'infoPagador must be text of at most 140 characters' };
   for (const [name, text] of [['chave', m.chave], ['infoPagador', m.infoPagador], ['pagador.nome', (m.pagador as { nome?: unknown } | undefined)?.nome]] as const)
     if (typeof text === 'string' && hasUnstorableText(text)) return { error: `${name} holds U+0000 or a lone UTF-16 surrogate, which cannot be stored` };
@@ -61,6 +74,14 @@ export function parsePixRecebidoMessage(raw: Buffer | string | null | undefined)
   // (`toISOString`), so settlement's record and the notifier's webhook body agree byte for byte
   // whatever offset or fraction the PSP core sent.
   return { value: { ...m, horario: horario.toISOString() } as unknown as PixRecebidoMessage };
+}
+
+function horarioAfterPublication(horario: Date, publishedAt: Date): string | undefined {
+  // No timestamp to judge by: refused alike by every consumer rather than let through unchecked.
+  if (Number.isNaN(publishedAt.getTime())) return 'the message has no valid publish timestamp to check horario against';
+  if (horario.getTime() > publishedAt.getTime() + HORARIO_CLOCK_SKEW_MS)
+    return `horario ${horario.toISOString()} is after the message was published (${publishedAt.toISOString()}) by more than ${HORARIO_CLOCK_SKEW_MS / 60_000} minutes of clock skew`;
+  return undefined;
 }
 
 /** The instant of an RFC 3339 timestamp PostgreSQL stores (to the millisecond at or below it), or null. */
