@@ -50,4 +50,14 @@ describe('configuration', () => {
     expect(loadConfig({}).auth.previousTokenKeys).toEqual([]);
     expect(() => loadConfig({ AUTH_TOKEN_PREVIOUS_KEYS: 'abcd' })).toThrow(/AUTH_TOKEN_PREVIOUS_KEYS/);
   });
+
+  // Two deployments on one broker in one group would split the cash-ins between their databases.
+  it('takes the settlement consumer group from SETTLEMENT_GROUP_ID, pix-api-settlement by default, and refuses an empty or odd one', () => {
+    expect(loadConfig({}).settlementGroupId).toBe('pix-api-settlement');
+    expect(loadConfig({ SETTLEMENT_GROUP_ID: 'staging.pix-api-settlement_2' }).settlementGroupId).toBe('staging.pix-api-settlement_2');
+    for (const bad of ['', ' ', 'a b', 'x'.repeat(250)]) {
+      expect(() => loadConfig({ SETTLEMENT_GROUP_ID: bad })).toThrow(ConfigError);
+      expect(() => loadConfig({ SETTLEMENT_GROUP_ID: bad })).toThrow(/SETTLEMENT_GROUP_ID must be 1 to 249 letters/);
+    }
+  });
 });

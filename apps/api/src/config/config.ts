@@ -3,6 +3,7 @@ import { loadDeliverySettings } from '@pix/messaging';
 import type { DeliveryConfig } from '@pix/webhook-delivery';
 import { loadAuth, loadTls, type AuthConfig, type TlsConfig } from './access-config';
 import { loadPayloadSettings, type PayloadSettings } from './payload-config';
+import { loadSettlementGroupId } from './settlement-config';
 import { loadObservabilitySettings, type ObservabilitySettings } from '@pix/observability';
 
 export type { AuthConfig, TlsConfig } from './access-config';
@@ -32,6 +33,8 @@ export interface AppConfig extends ObservabilitySettings {
   recebedor?: Recebedor;
   /** Kafka for cash-ins; without it, local mode uses the in-process transport. */
   kafkaBrokers: string[];
+  /** The settlement consumer group on KAFKA_BROKERS (SETTLEMENT_GROUP_ID, default pix-api-settlement). */
+  settlementGroupId: string;
   /** Webhook delivery (the notifier runs in this process in local mode). */
   delivery: DeliveryConfig;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
@@ -97,6 +100,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const readyMaxProjectionLagSeconds = int('READY_MAX_PROJECTION_LAG_SECONDS', 30, 0, 86_400);
   const recebedor = local ? loadLocalRecebedor(env, problems) : undefined;
   const kafkaBrokers = loadKafkaBrokers(env, problems);
+  const settlementGroupId = loadSettlementGroupId(env, problems);
   const delivery = loadDeliverySettings(env, problems);
   const auth = loadAuth(env, local, problems, int);
   const tls = loadTls(env, local, problems);
@@ -124,6 +128,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     readyMaxProjectionLagSeconds,
     recebedor,
     kafkaBrokers,
+    settlementGroupId,
     delivery,
     logLevel,
     auth,

@@ -16,7 +16,7 @@ import { SETTLEMENT_TRANSPORT } from '../settlement/settlement.consumer';
 
 /**
  * How cash-ins flow in this process. With KAFKA_BROKERS: published to Kafka and consumed through
- * the batch transport (ADR 16) by SettlementConsumer (group pix-api-settlement) and, in local
+ * the batch transport (ADR 16) by SettlementConsumer (group SETTLEMENT_GROUP_ID) and, in local
  * mode, the notifier's intake (group pix-notifier); `servers` are connected as microservices by
  * connectCashInConsumers. Without: local mode's in-process transport calls the same batch
  * handlers. In local mode the notifier (outbox + delivery) runs here too.
@@ -53,7 +53,7 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
         prepare: () => ensureCashInTopics(kafka),
         healthy: dependenciesAnswer(pool, store),
       });
-    this.servers.push(server(SETTLEMENT_TRANSPORT, 'pix-api-settlement'));
+    this.servers.push(server(SETTLEMENT_TRANSPORT, config.settlementGroupId));
     if (config.mode === 'local') this.servers.push(server(NOTIFIER_INTAKE, 'pix-notifier'));
   }
 

@@ -58,7 +58,7 @@ export function installApiMetrics(app: NestFastifyApplication, config: AppConfig
   if (config.mode === 'local') installOutboxMetrics(metrics, () => app.get(CashInWiring, { strict: false }).notifier?.outbox.stats());
 
   if (config.kafkaBrokers.length > 0) {
-    const groups = ['pix-api-settlement', ...(config.mode === 'local' ? ['pix-notifier'] : [])];
+    const groups = [config.settlementGroupId, ...(config.mode === 'local' ? ['pix-notifier'] : [])];
     const { ConsumerLagPoller, createKafka } = kafkaTransport();
     const poller = new ConsumerLagPoller(createKafka(config.kafkaBrokers, 'pix-api-metrics'), groups);
     installConsumerLagMetrics(metrics, () => poller.lags());

@@ -5,7 +5,7 @@ import type { KafkaBatchContext } from '@pix/messaging-kafka';
 import { Public } from '../auth/auth-context';
 import { SettleCashIn } from './settle-cash-in';
 
-/** The transport id of the API's settlement group (pix-api-settlement): its server takes only this handler. */
+/** The transport id of the API's settlement group (SETTLEMENT_GROUP_ID): its server takes only this handler. */
 export const SETTLEMENT_TRANSPORT = Symbol('pix-api-settlement');
 
 /**
