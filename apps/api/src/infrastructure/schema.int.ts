@@ -59,6 +59,8 @@ describe('start-up schema on an empty database', () => {
             '0012-webhook-outbox-without-unused-due-index',
             versioned('0013-webhook-record-function-'),
             '0014-webhook-outbox-retired',
+            '0015-webhook-intake-skipped',
+            '0016-webhook-intake-skipped-seen-at',
           ]);
           const indexes = await check.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'webhook_outbox' AND indexname = 'webhook_outbox_due_idx'`);
           expect(indexes.rows).toEqual([]);
