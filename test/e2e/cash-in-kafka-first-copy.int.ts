@@ -1,9 +1,6 @@
-import { createTestDatabase, type TestDatabase } from '@pix/testing';
-import { freePort, startApiProcess, type ApiProcess } from '../support/api-process';
-import { cashIn, contractClient, officialPix as official, PRODUCTION_KEY as KEY, sleep } from '../support/cash-in-fixtures';
-import { kafkaBrokers, lockKafka, PspCore } from '../support/kafka-client';
-import { startNotifierProcess, stopChild, type NotifierProcess } from '../support/notifier-process';
-import { Receiver, selfSignedCertificate } from '../support/receiver';
+import { cashIn, officialPix as official, PRODUCTION_KEY as KEY, sleep } from '../support/cash-in-fixtures';
+import { kafkaBrokers } from '../support/kafka-client';
+import { KafkaStack } from '../support/kafka-stack';
 
 // One endToEndId published twice with other content (a PSP core's bug), first without txid, then
 // with a charge's txid, on one key (one partition, one order for both groups). Settlement keeps
@@ -20,50 +17,32 @@ if (!BROKERS) {
   });
 } else {
   describe('cash-in over Kafka: first copy of an endToEndId (production API + notifier)', () => {
-    let unlock: (() => void) | undefined;
-    let tls: ReturnType<typeof selfSignedCertificate> | undefined;
-    let receiver: Receiver | undefined;
-    let db: TestDatabase | undefined;
-    let api: ApiProcess | undefined;
-    let notifier: NotifierProcess | undefined;
-    let psp: PspCore | undefined;
-    let client: ReturnType<typeof contractClient>;
+    let stack: KafkaStack | undefined;
 
     beforeAll(async () => {
-      unlock = await lockKafka(BROKERS, 600_000);
-      tls = selfSignedCertificate();
-      receiver = await Receiver.start({ tls });
-      db = await createTestDatabase('cashin_first_copy');
-      api = await startApiProcess(db.url, await freePort(), { KAFKA_BROKERS: BROKERS.join(',') }, [KEY]);
-      client = contractClient(api.base, api.headers());
-      notifier = await startNotifierProcess({ DATABASE_URL: db.url, KAFKA_BROKERS: BROKERS.join(','), NOTIFIER_PORT: String(await freePort()), WEBHOOK_CA: tls.caPath });
-      psp = await PspCore.connect(BROKERS);
-      expect((await client.request('PUT', `/webhook/${KEY}`, { webhookUrl: `${receiver.url}/a` })).status).toBe(200);
+      stack = await KafkaStack.open(BROKERS, 'cashin_first_copy', { [KEY]: 'a' });
+      await stack.startNotifier();
     }, 720_000);
 
-    afterAll(async () => {
-      const steps = [() => psp?.disconnect(), () => notifier?.stop(), () => stopChild(api?.child), () => receiver?.close(), () => db?.drop()];
-      for (const step of steps) await Promise.resolve(step()).catch((e) => console.error(e));
-      tls?.remove();
-      unlock?.();
-    }, 60_000);
+    afterAll(() => stack?.close(), 60_000);
 
     it('a copy without txid, then one with the charge\'s txid: settlement keeps the first, nobody is notified', async () => {
+      const { client, psp, receiver } = stack!;
       const txid = await client.charge(KEY, '100.00');
       const withTxid = cashIn(txid, KEY, '100.00');
       const { txid: _t, ...withoutTxid } = { ...withTxid, valor: '1.00', componentesValor: { original: { valor: '1.00' } } };
-      await psp!.publish(withoutTxid);
-      await psp!.publish(withTxid);
+      await psp.publish(withoutTxid);
+      await psp.publish(withTxid);
       // Same key, same partition: once the sentinel is settled and delivered, both groups read both copies.
       const sentinel = cashIn(await client.charge(KEY));
-      await psp!.publish(sentinel);
+      await psp.publish(sentinel);
       await client.concluded(sentinel.txid!);
-      await receiver!.waitUntil(() => receiver!.forEndToEndId(sentinel.endToEndId).length >= 1, 30_000, 'the sentinel delivered');
+      await receiver.waitUntil(() => receiver.forEndToEndId(sentinel.endToEndId).length >= 1, 30_000, 'the sentinel delivered');
       await sleep(1000);
       expect((await client.request('GET', `/pix/${withTxid.endToEndId}`)).body).toEqual(official(withoutTxid));
       const cobv = (await client.request('GET', `/cobv/${txid}`)).body;
       expect({ status: cobv.status, pix: cobv.pix ?? [] }).toEqual({ status: 'ATIVA', pix: [] });
-      expect(receiver!.forEndToEndId(withTxid.endToEndId)).toEqual([]);
+      expect(receiver.forEndToEndId(withTxid.endToEndId)).toEqual([]);
     });
   });
 }
