@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { LocationReferenciada } from '@pix/domain';
-import { findLoc } from '@pix/read-models';
+import { findLocAsStored } from '@pix/read-models';
 
 /**
  * What `loc.id` names when it is not the location the request may use (`usable`: the charge's
@@ -10,7 +10,7 @@ import { findLoc } from '@pix/read-models';
  */
 export async function referencedLocation(db: Pick<Pool, 'query'>, recebedorId: string, locId: number | undefined, usable: number | undefined): Promise<LocationReferenciada | undefined> {
   if (locId === undefined || locId === usable) return undefined;
-  const row = await findLoc(db, recebedorId, locId);
+  const row = await findLocAsStored(db, recebedorId, locId);
   if (!row) return undefined;
   return row.txid === undefined ? {} : { txid: row.txid };
 }

@@ -3,7 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Pool } from 'pg';
 import type { PayloadLocationWire } from '@pix/contracts';
 import { payloadLocation, type Recebedor } from '@pix/domain';
-import { findLoc } from '@pix/read-models';
+import { findLocAsStored } from '@pix/read-models';
 import { READ_DB } from '../infrastructure/tokens';
 import { locNotFound } from './get-loc.handler';
 import { LocWriter, parseLocId } from './loc-writer';
@@ -40,7 +40,7 @@ export class UnlinkLocHandler implements ICommandHandler<UnlinkLocCommand, Paylo
       return { id: own.id, location: payloadLocation(own.location), tipoCob: own.tipoCob, criacao: own.criacao };
     }
     // An implicit location (made with its charge) lives in the charge's stream only.
-    const row = await findLoc(this.db, recebedor.id, n);
+    const row = await findLocAsStored(this.db, recebedor.id, n);
     if (!row) throw locNotFound();
     if (row.txid !== undefined) await this.writer.unlinkCharge(recebedor.id, row.txid, n);
     return { id: row.id, location: payloadLocation(row.location), tipoCob: row.tipoCob, criacao: row.criacao };

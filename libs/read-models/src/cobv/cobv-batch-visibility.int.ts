@@ -6,6 +6,8 @@ import { createTestDatabase, testPool, type TestDatabase } from '@pix/testing';
 import { applyEvents } from '../apply-batch';
 import { solicitacaoLoteProjection } from '../lotecobv/lotecobv-projection';
 import { cobvExisteParaLeitores, criacaoEmLotePendente } from '../lotecobv/lotecobv-queries';
+import { locProjection } from '../loc/loc-projection';
+import { findLoc, findLocAsStored, listLoc } from '../loc/loc-queries';
 import type { Projection } from '../projection';
 import { ensureProjectionTable } from '../table-shape';
 import { CobVLookups } from './cobv-lookups';
@@ -31,11 +33,15 @@ const AVULSA = tx('avulsa');
 const period = { inicio: new Date(now.getTime() - 86_400_000), fim: new Date(now.getTime() + 86_400_000), paginaAtual: 0, itensPorPagina: 100 };
 
 let position = 0;
+/** Each charge's implicit payload location (rm_loc), by txid. */
+const locIds = new Map<string, number>();
 const recorded = (streamId: string, type: string, data: object): RecordedEvent =>
   ({ id: randomUUID(), streamId, revision: 0n, type, data, metadata: {}, recordedAt: now, position: String(++position) }) as unknown as RecordedEvent;
 const charge = (r: Recebedor, txid: string, loteCobVId?: number) => {
   const input = { calendario: { dataDeVencimento: '2099-12-01' }, devedor: { cpf: '12345678909', nome: 'Ana' }, valor: { original: '10.00' }, chave: r.chaves[0] };
-  const [e] = cobvDecider.decide({ type: 'CriarOuAlterarCobV', txid, input, now, recebedor: r, novaLocation: { id: ++position, location: `h/qr/v2/cobv/tok${txid}` }, loteCobVId }, cobvDecider.initialState);
+  locIds.set(txid, ++position);
+  const novaLocation = { id: position, location: `h/qr/v2/cobv/tok${txid}` };
+  const [e] = cobvDecider.decide({ type: 'CriarOuAlterarCobV', txid, input, now, recebedor: r, novaLocation, loteCobVId }, cobvDecider.initialState);
   return recorded(cobvStreamId(r.id, txid), e.type, e.data);
 };
 const lote = (r: Recebedor, type: string, data: object) => recorded(lotecobvStreamId(r.id, LOTE), type, { id: LOTE, ...data });
@@ -58,15 +64,23 @@ describe('rm_cobv readers: a charge its batch is still creating does not exist (
     const one = await findCobV(pool, r.id, txid);
     expect(await new CobVLookups(pool).find(r.id, txid)).toEqual(one);
     expect(await findCobVByLocationToken(pool, `tok${txid}`)).toEqual(one);
+    // Its location (GET /loc/{id}) names the charge only when the charge is there; writes see it always.
+    const locId = locIds.get(txid);
+    if (locId !== undefined) {
+      expect((await findLoc(pool, r.id, locId))?.txid).toBe(one?.txid);
+      expect((await findLocAsStored(pool, r.id, locId))?.txid).toBe(txid);
+    }
     return one !== undefined;
   };
 
   beforeAll(async () => {
     db = await createTestDatabase('cobv_batch_visibility');
     pool = testPool(db.url);
-    for (const p of [cobvProjection, solicitacaoLoteProjection]) await ensureProjectionTable(pool, p as Projection<unknown>);
+    for (const p of [cobvProjection, locProjection, solicitacaoLoteProjection]) await ensureProjectionTable(pool, p as Projection<unknown>);
     // The charges first, as the processor appends them; the requests' rows after (either order gives the same rows).
-    await apply(cobvProjection, [charge(A, CRIANDO, 5), charge(A, CRIADA, 5), charge(A, REVISANDO, 5), charge(A, AVULSA)]);
+    const charges = [charge(A, CRIANDO, 5), charge(A, CRIADA, 5), charge(A, REVISANDO, 5), charge(A, AVULSA)];
+    await apply(cobvProjection, charges);
+    await apply(locProjection, charges);
     const corpo = {};
     await apply(solicitacaoLoteProjection, [
       lote(A, 'LoteCobVCriado', { descricao: 'd', criacao: em, solicitacoes: [CRIANDO, CRIADA, REVISANDO, NEGADA, AVULSA].map((txid) => ({ txid, corpo })) }),
@@ -97,6 +111,14 @@ describe('rm_cobv readers: a charge its batch is still creating does not exist (
     expect(all.total).toBe(3);
     const byLote = await listCobV(pool, A.id, { ...period, loteCobVId: 5 });
     expect([byLote.rows.map((r) => r.txid).sort(), byLote.total]).toEqual([[CRIADA, REVISANDO].sort(), 2]);
+    // GET /loc: every location is there; the pending charge's names no txid, and txIdPresente counts it so.
+    const locs = await listLoc(pool, A.id, period);
+    expect([locs.total, locs.rows.find((l) => l.id === locIds.get(CRIANDO))?.txid]).toEqual([4, undefined]);
+    const comTxid = await listLoc(pool, A.id, { ...period, txIdPresente: true });
+    expect([comTxid.rows.map((l) => l.txid).sort(), comTxid.total]).toEqual([[AVULSA, CRIADA, REVISANDO].sort(), 3]);
+    const semTxid = await listLoc(pool, A.id, { ...period, txIdPresente: false });
+    expect([semTxid.rows, semTxid.total]).toEqual([[expect.not.objectContaining({ txid: expect.anything() })], 1]);
+    expect(semTxid.rows[0].id).toBe(locIds.get(CRIANDO));
   });
 
   it('shows the charge once its creation is decided, and another receiver’s pending request never hides it', async () => {
@@ -104,6 +126,7 @@ describe('rm_cobv readers: a charge its batch is still creating does not exist (
     expect(await visible(A, CRIANDO)).toBe(true);
     expect(await criacaoEmLotePendente(pool, A.id, 5, CRIANDO)).toBe(false);
     expect((await listCobV(pool, A.id, { ...period, loteCobVId: 5 })).total).toBe(3);
+    expect((await listLoc(pool, A.id, { ...period, txIdPresente: true })).total).toBe(4);
     // B's batch 5 names CRIADA (pending): A's charge of the same txid and batch id stays.
     expect(await visible(A, CRIADA)).toBe(true);
   });

@@ -1,6 +1,8 @@
 import type { Pool } from 'pg';
 import { payloadLocation, tenantKey } from '@pix/domain';
 import type { PayloadLocationCompletaWire } from '@pix/contracts';
+import { cobvProjection } from '../cobv/cobv-projection';
+import { cobvExisteParaLeitores } from '../lotecobv/lotecobv-queries';
 import { locProjection, type LocRow } from './loc-projection';
 
 export interface LocListFilter {
@@ -15,28 +17,57 @@ export interface LocListFilter {
 type Db = Pick<Pool, 'query'>;
 const table = locProjection.table;
 
-/** One receiver's location; another receiver's with the same id is not there for it. */
+/**
+ * SQL condition on a row of rm_loc (alias `l`): it names a charge that exists for readers. A
+ * charge its batch is still creating does not (ADR 6), so while its request is EM_PROCESSAMENTO
+ * its location shows no txid, as its payload location serves nothing: the same condition as
+ * every read of rm_cobv, in the same statement. A row with no txid probes with a NULL key.
+ */
+const txidVisivel = (l: string) =>
+  `EXISTS (SELECT 1 FROM ${cobvProjection.table} c WHERE c.id = ${l}.recebedor_id || '/' || ${l}.txid AND c.recebedor_id = ${l}.recebedor_id AND ${cobvExisteParaLeitores('c')})`;
+
+/** The row as readers see it: `txid` only when txidVisivel said so. */
+const forReaders = ({ doc, visivel }: { doc: LocRow; visivel: boolean }): LocRow => {
+  if (visivel || doc.txid === undefined) return doc;
+  const { txid: _hidden, ...rest } = doc;
+  return rest;
+};
+
+/** One receiver's location as readers see it; another receiver's with the same id is not there for it. */
 export async function findLoc(db: Db, recebedorId: string, id: number): Promise<LocRow | undefined> {
+  const { rows } = await db.query<{ doc: LocRow; visivel: boolean }>(`SELECT doc, ${txidVisivel('l')} AS visivel FROM ${table} l WHERE id = $1 AND recebedor_id = $2`, [
+    tenantKey(recebedorId, String(id)),
+    recebedorId,
+  ]);
+  return rows[0] && forReaders(rows[0]);
+}
+
+/**
+ * One receiver's location as stored, the txid of a charge still being created by its batch
+ * included: for writes, which must see what holds the location (as PUT /lotecobv counts such a
+ * charge's txid as taken).
+ */
+export async function findLocAsStored(db: Db, recebedorId: string, id: number): Promise<LocRow | undefined> {
   const { rows } = await db.query<{ doc: LocRow }>(`SELECT doc FROM ${table} WHERE id = $1 AND recebedor_id = $2`, [tenantKey(recebedorId, String(id)), recebedorId]);
   return rows[0]?.doc;
 }
 
-/** One receiver's locations created in [inicio, fim], filtered, one page in creation order, with the total. */
+/** One receiver's locations created in [inicio, fim], as readers see them, filtered, one page in creation order, with the total. */
 export async function listLoc(db: Db, recebedorId: string, f: LocListFilter): Promise<{ rows: LocRow[]; total: number }> {
   const where = ['recebedor_id = $1', 'criacao >= $2', 'criacao <= $3'];
   const params: unknown[] = [recebedorId, f.inicio, f.fim];
-  if (f.txIdPresente !== undefined) where.push(f.txIdPresente ? 'txid IS NOT NULL' : 'txid IS NULL');
+  if (f.txIdPresente !== undefined) where.push(f.txIdPresente ? txidVisivel('l') : `NOT ${txidVisivel('l')}`);
   if (f.tipoCob !== undefined) {
     params.push(f.tipoCob);
     where.push(`tipo_cob = $${params.length}`);
   }
   const sqlWhere = where.join(' AND ');
-  const total = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${sqlWhere}`, params);
-  const page = await db.query<{ doc: LocRow }>(
-    `SELECT doc FROM ${table} WHERE ${sqlWhere} ORDER BY criacao, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+  const total = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} l WHERE ${sqlWhere}`, params);
+  const page = await db.query<{ doc: LocRow; visivel: boolean }>(
+    `SELECT doc, ${txidVisivel('l')} AS visivel FROM ${table} l WHERE ${sqlWhere} ORDER BY criacao, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, f.itensPorPagina, f.paginaAtual * f.itensPorPagina],
   );
-  return { rows: page.rows.map((r) => r.doc), total: Number(total.rows[0].n) };
+  return { rows: page.rows.map(forReaders), total: Number(total.rows[0].n) };
 }
 
 /** The official `PayloadLocationCompleta` (scheme-less location, as the BR Code carries it). */
