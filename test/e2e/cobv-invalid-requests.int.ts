@@ -175,11 +175,12 @@ describe('cobv: invalid requests are refused and change nothing', () => {
   });
 
   // Framework-level refusals: a form body is not JSON (415); a txid longer than the router's default
-  // parameter limit still reaches our validation; a URL that cannot be decoded is a malformed request.
+  // parameter limit still reaches our validation; so does a txid whose %-encoding cannot be decoded.
   const FRAMEWORK_CASES: [string, string, string, Record<string, string>, number, 'RequisicaoInvalida' | 'CobVOperacaoInvalida'][] = [
     ['a form-urlencoded body is 415', newTxid('form'), 'calendario=1', { 'content-type': 'application/x-www-form-urlencoded' }, 415, 'RequisicaoInvalida'],
     ['a txid of 101 characters is a CobVOperacaoInvalida problem', 'e'.repeat(101), JSON.stringify(validCobV()), { 'content-type': 'application/json' }, 400, 'CobVOperacaoInvalida'],
-    ['a txid with broken %-encoding is a RequisicaoInvalida problem', 'abc%zzdefghijklmnopqrstuvwxyz', JSON.stringify(validCobV()), { 'content-type': 'application/json' }, 400, 'RequisicaoInvalida'],
+    // A malformed escape is refused as bytes that are not UTF-8 are: the endpoint's own problem (undecodable-url.ts).
+    ['a txid with broken %-encoding is a CobVOperacaoInvalida problem', 'abc%zzdefghijklmnopqrstuvwxyz', JSON.stringify(validCobV()), { 'content-type': 'application/json' }, 400, 'CobVOperacaoInvalida'],
   ];
   for (const [name, txid, raw, headers, status, tipo] of FRAMEWORK_CASES) {
     it(`PUT with ${name}`, async () => {

@@ -113,6 +113,28 @@ describe('hostile input never reaches the store', () => {
     expectProblem(await unchanged(() => api.request('DELETE', '/webhook/%FF')), 404, 'WebhookNaoEncontrado');
   });
 
+  it('a malformed percent escape (%zz, %4, a trailing %) takes the same path as bytes that are not UTF-8: the endpoint\'s own problem, in the path or the query', async () => {
+    const reads: [string, TipoErro][] = [
+      ['/cobv/%zz', 'CobVNaoEncontrada'], ['/cobv/ab%/qrcode', 'CobVNaoEncontrada'], ['/lotecobv/1%4', 'LoteCobVNaoEncontrado'],
+      ['/loc/%', 'PayloadLocationNaoEncontrado'], ['/webhook/%zz', 'WebhookNaoEncontrado'], ['/pix/%zz', 'PixNaoEncontrado'],
+    ];
+    for (const [path, tipo] of reads) expectProblem(await unchanged(() => api.request('GET', path)), 404, tipo);
+    expectProblem(await unchanged(() => api.request('PUT', '/cobv/abc%zzdefghijklmnopqrstuvwxyz', validCobV())), 400, 'CobVOperacaoInvalida', 'txid');
+    const period = 'inicio=2000-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z';
+    const queries: [string, TipoErro, string][] = [
+      [`/cobv?${period}&cpf=%zz`, 'CobVConsultaInvalida', 'cpf'],
+      ['/cobv?inicio=2000-01-01T00:00:00Z%&fim=2100-01-01T00:00:00Z', 'CobVConsultaInvalida', 'inicio'],
+      [`/lotecobv?${period}&paginacao.paginaAtual=%`, 'LoteCobVConsultaInvalida', 'paginacao.paginaAtual'],
+      [`/loc?${period}&%zz=1`, 'PayloadLocationConsultaInvalida', '?zz'],
+      [`/webhook?fim=%2`, 'WebhookConsultaInvalida', 'fim'],
+    ];
+    for (const [path, tipo, propriedade] of queries) {
+      const res = await api.request('GET', path);
+      expectProblem(res, 400, tipo, propriedade);
+      expect(res.body.violacoes[0].razao).toMatch(/escape percentual malformado/);
+    }
+  });
+
   describe('every other control character (C0, DEL, C1) is refused in any text, with the endpoint\'s problem naming the member', () => {
     const CONTROLS: [string, string][] = [
       ['U+0001', 'a\u0001b'],

@@ -173,13 +173,16 @@ describe('payload locations: what a payer’s bank reads', () => {
       ['?codMun=%C3%28', 'codMun'],
       ['?outro=%ED%A0%80', 'outro'],
       ['?%FF=1', '?'],
+      // A malformed escape goes the same way.
+      ['?DPP=%zz', 'DPP'],
+      ['?codMun=%', 'codMun'],
     ];
     for (const [query, propriedade] of cases) {
       const r = await fetchLocation(charge.pixCopiaECola, query);
       const problem = JSON.parse(r.text);
       expect([query, r.status, problem.type, problem.violacoes?.[0]?.propriedade]).toEqual([query, 400, problemTypeUri('CobPayloadOperacaoInvalida' as never), propriedade]);
     }
-    for (const token of ['%FF', '%00', 'a%C3%28']) {
+    for (const token of ['%FF', '%00', 'a%C3%28', '%zz', 'a%']) {
       const r = await get(api, `/qr/v2/cobv/${token}`);
       expect([token, r.status, JSON.parse(r.text).type]).toEqual([token, 404, problemTypeUri('CobPayloadNaoEncontrado' as never)]);
     }

@@ -28,8 +28,9 @@ const MALFORMED: Partial<Record<StrictJsonError['fault'], string>> = {
 const NO_BODY_METHODS = new Set(['DELETE', 'OPTIONS']);
 
 const refusedText = (name: string) => `${name} contém um caractere de controle (U+0000 a U+001F, U+007F a U+009F) ou um substituto UTF-16 isolado, que não são aceitos.`;
-// A URL's bytes that were not UTF-8 reach the check as a NUL (rewriteUndecodable): say both.
-const refusedUrlText = (name: string) => `${name} contém um caractere de controle (U+0000 a U+001F, U+007F a U+009F) ou bytes que não são UTF-8 válido (codificação percentual), que não são aceitos.`;
+// A URL's malformed escapes and bytes that were not UTF-8 reach the check as a NUL (rewriteUndecodable): say all.
+const refusedUrlText = (name: string) =>
+  `${name} contém um caractere de controle (U+0000 a U+001F, U+007F a U+009F), um escape percentual malformado ou bytes que não são UTF-8 válido (codificação percentual), que não são aceitos.`;
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**

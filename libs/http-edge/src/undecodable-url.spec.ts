@@ -13,8 +13,16 @@ describe('rewriteUndecodable', () => {
     expect(rewrite('/v2/lotecobv/%C3%28')).toBe('/v2/lotecobv/%00');
     expect(rewrite('/v2/cobv/a%ED%A0%80b/qrcode')).toBe('/v2/cobv/a%00b/qrcode');
   });
-  it('leaves UTF-8 escapes and malformed escapes as sent', () => {
-    for (const url of ['/v2/cobv/%C3%A9%2F%25', '/v2/cobv/%zz', '/v2/cobv/a?b=%C3%A9&c=%zz', '/v2/cobv/plain']) expect(rewrite(url)).toBe(url);
+  it('routes each % that starts no escape as a NUL too, keeping what follows it', () => {
+    expect(rewrite('/v2/cobv/%zz')).toBe('/v2/cobv/%00zz');
+    expect(rewrite('/v2/cobv/a%')).toBe('/v2/cobv/a%00');
+    expect(rewrite('/v2/cobv/a%4')).toBe('/v2/cobv/a%004');
+    expect(rewrite('/v2/cobv/a?b=%C3%A9&c=%zz&d=%')).toBe('/v2/cobv/a?b=%C3%A9&c=%00zz&d=%00');
+    expect(rewrite('/v2/cobv/%%41')).toBe('/v2/cobv/%00%41');
+    expect(rewrite('/v2/cobv/%C3%zz')).toBe('/v2/cobv/%00%00zz');
+  });
+  it('leaves UTF-8 escapes as sent', () => {
+    for (const url of ['/v2/cobv/%C3%A9%2F%25', '/v2/cobv/a?b=%C3%A9&c=%25zz', '/v2/cobv/plain']) expect(rewrite(url)).toBe(url);
   });
 });
 
@@ -34,7 +42,7 @@ describe('a path id that is not UTF-8 gets the route\'s own problem, as a NUL do
   });
   afterEach(() => fastify.close());
 
-  it.each(['%FF', '%C3%28', '%ED%A0%80', 'ok%FF', '%00'])('GET and PUT /cobv/%s', async (id) => {
+  it.each(['%FF', '%C3%28', '%ED%A0%80', 'ok%FF', '%00', '%zz', 'ok%', 'a%4', '%C3%zz'])('GET and PUT /cobv/%s', async (id) => {
     for (const [method, tipo] of [['GET', 'CobVNaoEncontrada'], ['PUT', 'CobVOperacaoInvalida']] as const) {
       const res = await fastify.inject({ method, url: `/cobv/${id}` });
       expect([method, res.json()]).toEqual([method, { tipo }]);
