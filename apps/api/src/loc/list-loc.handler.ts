@@ -23,8 +23,8 @@ export class ListLocHandler implements IQueryHandler<ListLocQuery, PayloadLocati
     if (!f) throw new DomainError('PayloadLocationConsultaInvalida', 'Os parâmetros de consulta não respeitam o _schema_ ou não fazem sentido semanticamente.', violacoes);
     const { rows, total } = await listLoc(this.db, recebedor.id, f);
     const parametros = {
-      inicio: echoTimestamp(f.inicio, query.inicio),
-      fim: echoTimestamp(f.fim, query.fim),
+      inicio: echoTimestamp(f.inicio),
+      fim: echoTimestamp(f.fim),
       ...(f.txIdPresente !== undefined ? { txIdPresente: f.txIdPresente } : {}),
       ...(f.tipoCob !== undefined ? { tipoCob: f.tipoCob } : {}),
       paginacao: paginacao(f.paginaAtual, f.itensPorPagina, total),

@@ -92,6 +92,46 @@ describe('parseCobVListQuery', () => {
     });
   });
 
+  describe('instants whose UTC form has no four-digit year (L3): the bound applied, in UTC, or the parameter refused', () => {
+    const echo = (inicio: string, fim: string) => {
+      const r = parseCobVListQuery({ inicio, fim });
+      expect(r.violacoes).toEqual([]);
+      return [r.value!.inicio.toISOString(), r.value!.fim.toISOString()];
+    };
+    it('an open fim past 9999 UTC, or an inicio before 0000, is that end of what the API stores: the same filter', () => {
+      expect(echo('2020-01-01T00:00:00Z', '9999-12-31T23:30:00-03:00')).toEqual(['2020-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z']);
+      expect(echo('0000-01-01T00:00:00+01:00', '0000-01-01T00:30:00Z')).toEqual(['0000-01-01T00:00:00.000Z', '0000-01-01T00:30:00.000Z']);
+      expect(echo('0000-01-01T00:00:00+23:59', '9999-12-31T23:59:59-23:59')).toEqual(['0000-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z']);
+      // The last and first instants themselves, and fim a hair past the last, are unchanged or taken down.
+      expect(echo('9999-12-31T23:59:59.999Z', '9999-12-31T23:59:59.9999Z')).toEqual(['9999-12-31T23:59:59.999Z', '9999-12-31T23:59:59.999Z']);
+      expect(echo('0000-01-01T00:00:00Z', '0000-01-01T00:00:00Z')).toEqual(['0000-01-01T00:00:00.000Z', '0000-01-01T00:00:00.000Z']);
+    });
+    it('a window that starts after 9999 UTC or ends before 0000 holds nothing the API can state: the parameter is refused', () => {
+      const inicio = parseCobVListQuery({ inicio: '9999-12-31T23:30:00-03:00', fim: '9999-12-31T23:40:00-03:00' });
+      expect(inicio).toEqual({
+        violacoes: [{ razao: 'O parâmetro inicio é posterior a 9999-12-31T23:59:59.999Z, o último instante que a API representa em UTC.', propriedade: 'inicio', valor: '9999-12-31T23:30:00-03:00' }],
+      });
+      // Its millisecond at or above is past the last.
+      expect(paths(parseCobVListQuery({ inicio: '9999-12-31T23:59:59.9991Z', fim: '9999-12-31T23:59:59.9999Z' }))).toEqual(['inicio']);
+      const fim = parseCobVListQuery({ inicio: '0000-01-01T00:00:00+02:00', fim: '0000-01-01T00:00:00+01:00' });
+      expect(fim).toEqual({
+        violacoes: [{ razao: 'O parâmetro fim é anterior a 0000-01-01T00:00:00.000Z, o primeiro instante que a API representa em UTC.', propriedade: 'fim', valor: '0000-01-01T00:00:00+01:00' }],
+      });
+    });
+    it('every instant the parser accepts is stated in UTC with four year digits', () => {
+      const year = fc.oneof(fc.constantFrom(0, 9999), fc.integer({ min: 0, max: 9999 })).map((y) => String(y).padStart(4, '0'));
+      const offset = fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([s, h, m]) => `${s}${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
+      const instant = fc.tuple(year, fc.constantFrom('01-01T00:00:00', '12-31T23:59:59', '06-15T12:00:00.5'), offset).map(([y, rest, o]) => `${y}-${rest}${o}`);
+      fc.assert(
+        fc.property(instant, instant, (a, b) => {
+          const r = parseCobVListQuery({ inicio: a, fim: b });
+          if (!r.value) return;
+          for (const d of [r.value.inicio, r.value.fim]) expect(d.toISOString()).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+        }),
+      );
+    });
+  });
+
   it('reports fim before inicio with the contract wording', () => {
     expect(parse({ fim: '2020-03-31T23:59:59Z' }).violacoes).toEqual([
       {

@@ -46,14 +46,16 @@ export function parseCobVListQuery(query: QueryInput): QueryParseResult<CobVList
   const out: Violacao[] = [];
   const get = (name: string) => singleValue(query ?? {}, name, out);
 
-  const inicio = requiredTimestamp('inicio', get('inicio'), out);
-  const fim = requiredTimestamp('fim', get('fim'), out);
+  const [rawInicio, rawFim] = [get('inicio'), get('fim')];
+  const inicio = requiredTimestamp('inicio', rawInicio, out);
+  const fim = requiredTimestamp('fim', rawFim, out);
   if (inicio && fim && compareInstants(fim, inicio) < 0) {
     out.push({
       razao: 'O timestamp representado pelo parâmetro fim é anterior ao timestamp representado pelo parâmetro inicio.',
       propriedade: 'fim',
     });
   }
+  const bounds = inicio && fim ? utcBounds(inicio, rawInicio!, fim, rawFim!, out) : undefined;
 
   const cpf = matching('cpf', get('cpf'), CONTRACT_PATTERNS.cpf, out);
   const cnpj = matching('cnpj', get('cnpj'), CONTRACT_PATTERNS.cnpj, out);
@@ -74,12 +76,9 @@ export function parseCobVListQuery(query: QueryInput): QueryParseResult<CobVList
     out,
   );
 
-  if (out.length > 0 || !inicio || !fim) return { violacoes: out };
-  // Stored instants are whole milliseconds: `>= inicio` is `>=` its millisecond at or above, and
-  // `<= fim` is `<=` its millisecond at or below. These bounds are what `parametros` echoes.
+  if (out.length > 0 || !bounds) return { violacoes: out };
   const value: CobVListQuery = {
-    inicio: millisecondAtOrAbove(inicio),
-    fim: fim.floor,
+    ...bounds,
     paginaAtual: paginaAtual ?? PAGINACAO_PADRAO.paginaAtual,
     itensPorPagina: itensPorPagina ?? PAGINACAO_PADRAO.itensPorPagina,
   };
@@ -100,6 +99,29 @@ export function parseRevisaoQuery(value: string | string[] | undefined): QueryPa
   const n = parseInt32(raw);
   if (n === null || n < 0) return { violacoes: [parametroInvalido('revisao', raw)] };
   return { value: n, violacoes: [] };
+}
+
+// The instants RFC 3339 states in UTC (four-digit years): 0000-01-01T00:00:00.000Z to
+// 9999-12-31T23:59:59.999Z. toISOString of one past them is `+010000-...`, not a date-time.
+const FIRST_UTC = new Date(-62_167_219_200_000);
+const LAST_UTC = new Date(253_402_300_799_999);
+
+/**
+ * The bounds applied and echoed in `parametros`. Stored instants are whole milliseconds: `>= inicio`
+ * is `>=` its millisecond at or above, and `<= fim` is `<=` its millisecond at or below. Every
+ * instant the API stores is one RFC 3339 states in UTC, so an inicio before the first of them or a
+ * fim after the last (`9999-12-31T23:59:59-03:00`, an open end in Brasília time) is that end of the
+ * range: the same filter, stated in UTC. A window that starts after the last or ends before the
+ * first holds no such instant, and no UTC bound states it: refused, naming the parameter.
+ */
+function utcBounds(inicio: Rfc3339Instant, rawInicio: string, fim: Rfc3339Instant, rawFim: string, out: Violacao[]): { inicio: Date; fim: Date } | undefined {
+  const [from, to] = [millisecondAtOrAbove(inicio), fim.floor];
+  const startsAfter = from > LAST_UTC && { ...parametroInvalido('inicio', rawInicio), razao: `O parâmetro inicio é posterior a ${LAST_UTC.toISOString()}, o último instante que a API representa em UTC.` };
+  const endsBefore = to < FIRST_UTC && { ...parametroInvalido('fim', rawFim), razao: `O parâmetro fim é anterior a ${FIRST_UTC.toISOString()}, o primeiro instante que a API representa em UTC.` };
+  if (startsAfter) out.push(startsAfter);
+  if (endsBefore) out.push(endsBefore);
+  if (startsAfter || endsBefore) return undefined;
+  return { inicio: new Date(Math.max(from.getTime(), FIRST_UTC.getTime())), fim: new Date(Math.min(to.getTime(), LAST_UTC.getTime())) };
 }
 
 // A `null` raw value was already reported by singleValue (repeated or non-string).

@@ -16,8 +16,8 @@ export class ListCobVHandler implements IQueryHandler<ListCobVQuery, CobsVConsul
     if (!f) throw new DomainError('CobVConsultaInvalida', 'Os parâmetros de consulta não respeitam o _schema_ ou não fazem sentido semanticamente.', violacoes);
     const { rows, total } = await listCobV(this.db, recebedor.id, f);
     const parametros = {
-      inicio: echoTimestamp(f.inicio, query.inicio),
-      fim: echoTimestamp(f.fim, query.fim),
+      inicio: echoTimestamp(f.inicio),
+      fim: echoTimestamp(f.fim),
       ...(f.cpf ? { cpf: f.cpf } : {}),
       ...(f.cnpj ? { cnpj: f.cnpj } : {}),
       ...(f.status ? { status: f.status } : {}),

@@ -20,8 +20,8 @@ export class ListLoteCobVHandler implements IQueryHandler<ListLoteCobVQuery> {
     const { lotes, total } = await listLotesCobV(this.db, recebedor.id, f);
     return {
       parametros: {
-        inicio: echoTimestamp(f.inicio, query.inicio),
-        fim: echoTimestamp(f.fim, query.fim),
+        inicio: echoTimestamp(f.inicio),
+        fim: echoTimestamp(f.fim),
         paginacao: paginacao(f.paginaAtual, f.itensPorPagina, total),
       },
       lotes: lotes.map((l) => toLoteCobVConsultado(l.lote, l.itens)),

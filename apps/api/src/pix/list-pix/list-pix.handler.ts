@@ -30,8 +30,8 @@ export class ListPixHandler implements IQueryHandler<ListPixQuery> {
     const { rows, total } = await listPix(this.db, recebedor.id, filter);
     return {
       parametros: {
-        inicio: echoTimestamp(f.inicio, query.inicio),
-        fim: echoTimestamp(f.fim, query.fim),
+        inicio: echoTimestamp(f.inicio),
+        fim: echoTimestamp(f.fim),
         ...(filter.txid ? { txid: filter.txid } : {}),
         ...(filter.txIdPresente !== undefined ? { txIdPresente: filter.txIdPresente } : {}),
         ...(filter.devolucaoPresente !== undefined ? { devolucaoPresente: filter.devolucaoPresente } : {}),

@@ -21,8 +21,8 @@ export class ListWebhookHandler implements IQueryHandler<ListWebhookQuery> {
     const { rows, total } = await listWebhooks(this.db, recebedor.id, f);
     return {
       parametros: {
-        ...(query.inicio ? { inicio: echoTimestamp(f.inicio, query.inicio) } : {}),
-        ...(query.fim ? { fim: echoTimestamp(f.fim, query.fim) } : {}),
+        ...(query.inicio ? { inicio: echoTimestamp(f.inicio) } : {}),
+        ...(query.fim ? { fim: echoTimestamp(f.fim) } : {}),
         paginacao: paginacao(f.paginaAtual, f.itensPorPagina, total),
       },
       webhooks: rows.map((r) => ({ webhookUrl: r.webhookUrl, chave: r.chave, criacao: r.criacao })),
