@@ -227,6 +227,14 @@ describe('payload locations: what a payer’s bank reads', () => {
     const other = { clientId: 'qr-outra-loja', secret: 'qr-outra-loja-secret-0123456789' };
     await provisionAccess(api.db.url, { receiver: { id: 'qr-outra', nome: 'Outra Loja Ltda', cnpj: '11222333000181', logradouro: 'Rua B, 2', cidade: 'Recife', uf: 'PE', cep: '50000000' }, chaves: ['financeiro@qr-outra.example'], client: other });
     expect(await qrcode(txid, await api.tokenFor(other))).toMatchObject({ status: 404, body: { type: problemTypeUri('CobVNaoEncontrada') } });
+    // Removed: nothing to pay, so no QR code (its payload location answers 404 too).
+    expect((await api.request('PATCH', `/cobv/${txid}`, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })).status).toBe(200);
+    const removed = await qrcode(txid, await api.tokenFor());
+    expect([removed.status, removed.body.type, removed.body.violacoes]).toEqual([
+      400,
+      problemTypeUri('CobVOperacaoInvalida'),
+      [{ razao: 'Só uma cobrança ATIVA tem QR Code; esta está REMOVIDA_PELO_USUARIO_RECEBEDOR.', propriedade: 'cobv.status' }],
+    ]);
   });
 
   describe('the sandbox payer pays like a bank', () => {

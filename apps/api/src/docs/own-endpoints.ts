@@ -53,7 +53,7 @@ export const OWN_ENDPOINTS = (basePath: string): Record<string, Record<string, o
       summary: 'BR Code (copia e cola) e imagem PNG do QR code da cobrança (escopo cobv.read)',
       security: [{ OAuth2: ['cobv.read'] }],
       parameters: [{ name: 'txid', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-zA-Z0-9]{26,35}$' } }],
-      responses: { 200: json(obj({ qrcode: str('BR Code'), imagemQrcode: str('PNG em data URL') }, ['qrcode', 'imagemQrcode'])), 404: problem('Cobrança não encontrada') },
+      responses: { 200: json(obj({ qrcode: str('BR Code'), imagemQrcode: str('PNG em data URL') }, ['qrcode', 'imagemQrcode'])), 400: problem('Cobrança sem QR Code: não está ATIVA, ou não tem location'), 404: problem('Cobrança não encontrada') },
     },
   },
   '/qr/v2/jwks': { get: op('JWKS das chaves que assinam os payload locations (jku do JWS)', { 200: json(obj({ keys: { type: 'array', items: { type: 'object' } } }, ['keys'])) }) },

@@ -9,7 +9,7 @@ import { GetCobVQuery } from '../cobv/get-cobv/get-cobv.query';
 /**
  * GET /cobv/{txid}/qrcode (ours, not the contract's; Efí's shape): the charge's BR Code and a PNG
  * of it as a data URL, for a receiver that prints or shows the QR code. Same access and tenant
- * rule as GET /cobv/{txid}.
+ * rule as GET /cobv/{txid}. Only an ATIVA charge has one.
  */
 @Controller('cobv')
 export class CobVQrCodeController {
@@ -18,7 +18,13 @@ export class CobVQrCodeController {
   @Get(':txid/qrcode')
   @Scopes('cobv.read')
   async qrcode(@CurrentRecebedor() recebedor: Recebedor, @Param('txid') txid: string): Promise<{ qrcode: string; imagemQrcode: string }> {
-    const { pixCopiaECola } = toCobVCompleta(await this.queries.execute<GetCobVQuery, CobVRow>(new GetCobVQuery(recebedor, txid)));
+    const { pixCopiaECola, status } = toCobVCompleta(await this.queries.execute<GetCobVQuery, CobVRow>(new GetCobVQuery(recebedor, txid)));
+    // A QR code is for paying: a paid or removed charge's payload location answers 404, so a
+    // printed code would only send payers to that (found by an operator audit).
+    if (status !== 'ATIVA')
+      throw new ProblemError('CobVOperacaoInvalida', `A cobrança está ${status}: não há QR Code a pagar.`, [
+        { razao: `Só uma cobrança ATIVA tem QR Code; esta está ${status}.`, propriedade: 'cobv.status' },
+      ]);
     // A charge whose location was unlinked (DELETE /loc/{id}/txid) has no BR Code (ADR 12).
     if (typeof pixCopiaECola !== 'string')
       throw new ProblemError('CobVOperacaoInvalida', 'A cobrança não tem location vinculada, e sem location não há QR Code.', [
