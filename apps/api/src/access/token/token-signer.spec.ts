@@ -16,7 +16,7 @@ describe('access tokens across a signing-key rotation', () => {
   it("keeps the old key's tokens valid while it is listed as previous, and only then", async () => {
     const { token } = await new TokenSigner(OLD, () => now).sign(claims, 60);
     expect(await new TokenSigner(NEW, () => now, [OLD]).verify(token)).toMatchObject({ ok: true, claims });
-    expect(await new TokenSigner(NEW, () => now).verify(token)).toEqual({ ok: false, reason: 'The access token is invalid.' });
+    expect(await new TokenSigner(NEW, () => now).verify(token)).toEqual({ ok: false, reason: 'O token de acesso é inválido.' });
   });
 
   it('refuses a token whose key id names a listed key but whose signature is another key', async () => {
@@ -40,7 +40,7 @@ describe('verified tokens are remembered, never past their expiry', () => {
     at = new Date(now.getTime() + 59_000);
     expect((await signer.verify(token)).ok).toBe(true);
     at = new Date(now.getTime() + 60_000);
-    expect(await signer.verify(token)).toEqual({ ok: false, reason: 'The access token expired.' });
+    expect(await signer.verify(token)).toEqual({ ok: false, reason: 'O token de acesso expirou.' });
   });
 
   it('a forged token is not remembered as valid because a genuine one was', async () => {

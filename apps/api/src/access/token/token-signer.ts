@@ -80,14 +80,14 @@ export class TokenSigner {
       const { kid } = decodeProtectedHeader(token);
       // Tokens from before key ids existed carry none: only the current key may verify them.
       const key = kid === undefined ? this.key : this.verifiers.get(kid);
-      if (!key) return { ok: false, reason: 'The access token is invalid.' };
+      if (!key) return { ok: false, reason: 'O token de acesso é inválido.' };
       const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], typ: TYP, currentDate: this.now(), requiredClaims: ['sub', 'exp', 'iat'] });
       const p = payload as Partial<AccessClaims>;
-      if (typeof p.rid !== 'string' || typeof p.scope !== 'string' || !Number.isInteger(p.gen)) return { ok: false, reason: 'The access token lacks required claims.' };
+      if (typeof p.rid !== 'string' || typeof p.scope !== 'string' || !Number.isInteger(p.gen)) return { ok: false, reason: 'O token de acesso não tem as claims exigidas.' };
       return { ok: true, claims: payload as unknown as AccessClaims };
     } catch (error) {
-      if (error instanceof errors.JWTExpired) return { ok: false, reason: 'The access token expired.' };
-      return { ok: false, reason: 'The access token is invalid.' };
+      if (error instanceof errors.JWTExpired) return { ok: false, reason: 'O token de acesso expirou.' };
+      return { ok: false, reason: 'O token de acesso é inválido.' };
     }
   }
 }
