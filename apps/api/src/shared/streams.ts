@@ -24,7 +24,7 @@ import { streamType } from '@pix/event-store';
  * lists are checked by the compiler against the unions (a missing or unknown type fails to build).
  */
 export const cobvStream = streamType<CobVEvent, [string, string]>(
-  { CobVCriada: true, CobVRevisada: true, CobVRemovida: true, CobVConcluida: true, CobVLocationDesvinculada: true, CobVLocationVinculada: true },
+  { CobVCriada: true, CobVRevisada: true, CobVRemovida: true, CobVRemovidaPeloPsp: true, CobVConcluida: true, CobVLocationDesvinculada: true, CobVLocationVinculada: true },
   cobvStreamId,
 );
 export const lotecobvStream = streamType<LoteCobVEvent, [string, string]>({ LoteCobVCriado: true, LoteCobVAlterado: true, SolicitacaoLoteDecidida: true }, lotecobvStreamId);

@@ -38,7 +38,12 @@ export type CobVCommand =
     }
   | { type: 'RegistrarPagamentoCobV'; txid: string; pix: PixRecebido; now: Date; pendenteEmLote?: undefined }
   /** The charge stops using location `locId`; nothing to do when it does not use it. */
-  | { type: 'DesvincularLocationCobV'; txid: string; locId: number; now: Date; pendenteEmLote?: undefined };
+  | { type: 'DesvincularLocationCobV'; txid: string; locId: number; now: Date; pendenteEmLote?: undefined }
+  /**
+   * The PSP removes an ATIVA charge on `chave` (the key left its receiver: nobody could settle it).
+   * A charge on another key (a PATCH moved it), or no longer ATIVA, is left as it is.
+   */
+  | { type: 'RemoverCobVPeloPsp'; txid: string; chave: string; motivo: string; now: Date; pendenteEmLote?: undefined };
 
 /** A batch request for this txid still EM_PROCESSAMENTO or NEGADA. */
 export interface PendenciaLote {

@@ -22,6 +22,7 @@ export function decideCobV(command: CobVCommand, state: CobVState): CobVEvent[] 
       },
     ]);
   if (command.type === 'RegistrarPagamentoCobV') return settle(command, state, em);
+  if (command.type === 'RemoverCobVPeloPsp') return removeByPsp(command, state, em);
   if (command.type === 'DesvincularLocationCobV')
     return state.exists && state.loc?.id === command.locId ? [{ type: 'CobVLocationDesvinculada', data: { txid: state.txid, em, locId: command.locId } }] : [];
   if (command.type === 'CriarOuAlterarCobV') {
@@ -82,6 +83,15 @@ function settle(command: Extract<CobVCommand, { type: 'RegistrarPagamentoCobV' }
   if (!state.exists || state.status !== 'ATIVA') return [];
   if (state.pix?.some((p) => p.endToEndId === command.pix.endToEndId)) return [];
   return [{ type: 'CobVConcluida', data: { txid: state.txid, em, pix: command.pix } }];
+}
+
+/**
+ * Only an ATIVA charge on the key being removed: run again (a retried sweep) or after a PATCH
+ * moved the charge to another of the receiver's keys, it changes nothing.
+ */
+function removeByPsp(command: Extract<CobVCommand, { type: 'RemoverCobVPeloPsp' }>, state: CobVState, em: string): CobVEvent[] {
+  if (!state.exists || state.status !== 'ATIVA' || state.cobranca.chave !== command.chave) return [];
+  return [{ type: 'CobVRemovidaPeloPsp', data: { txid: state.txid, revisao: state.revisao + 1, em, chave: command.chave, motivo: command.motivo } }];
 }
 
 function revise(state: Extract<CobVState, { exists: true }>, input: CobVInput, em: string, via: 'PUT' | 'PATCH', command: RevisionContext): CobVEvent[] {

@@ -17,6 +17,8 @@ export type CobVEvent =
     }
   | { type: 'CobVRevisada'; data: { txid: string; revisao: number; em: string; cobranca: CobVContent; via: 'PUT' | 'PATCH' } }
   | { type: 'CobVRemovida'; data: { txid: string; revisao: number; em: string; status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } }
+  /** The PSP removed the charge (its key left the receiver): status REMOVIDA_PELO_PSP, revisao + 1 as a receiver's removal. */
+  | { type: 'CobVRemovidaPeloPsp'; data: { txid: string; revisao: number; em: string; chave: string; motivo: string } }
   | { type: 'CobVConcluida'; data: { txid: string; em: string; pix: PixRecebido } }
   /** `DELETE /loc/{id}/txid`: the charge no longer has a location (nor a BR Code) until given one again. */
   | { type: 'CobVLocationDesvinculada'; data: { txid: string; em: string; locId: number } }
@@ -24,7 +26,7 @@ export type CobVEvent =
   | { type: 'CobVLocationVinculada'; data: { txid: string; em: string; loc: PayloadLocation } };
 
 export type CobVEventType = CobVEvent['type'];
-export const COBV_EVENT_TYPES: readonly CobVEventType[] = ['CobVCriada', 'CobVRevisada', 'CobVRemovida', 'CobVConcluida', 'CobVLocationDesvinculada', 'CobVLocationVinculada'];
+export const COBV_EVENT_TYPES: readonly CobVEventType[] = ['CobVCriada', 'CobVRevisada', 'CobVRemovida', 'CobVRemovidaPeloPsp', 'CobVConcluida', 'CobVLocationDesvinculada', 'CobVLocationVinculada'];
 
 const PREFIX = 'cobv-';
 

@@ -46,6 +46,9 @@ export function evolveCobV(state: CobVState, event: CobVEvent): CobVState {
     case 'CobVRemovida':
       if (!state.exists) return state;
       return { ...state, status: event.data.status, revisao: event.data.revisao, atualizadaEm: event.data.em };
+    case 'CobVRemovidaPeloPsp':
+      if (!state.exists) return state;
+      return { ...state, status: 'REMOVIDA_PELO_PSP', revisao: event.data.revisao, atualizadaEm: event.data.em };
     case 'CobVConcluida':
       if (!state.exists) return state;
       // Paid: the charge's content did not change, so its revision does not either.

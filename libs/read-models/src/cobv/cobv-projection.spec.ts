@@ -37,6 +37,21 @@ describe('cobv projection', () => {
   });
 });
 
+describe('cobv projection: removal by the PSP', () => {
+  it('shows REMOVIDA_PELO_PSP in the row and its status column (what GET, lists and the payload location read)', () => {
+    const created = cobvDecider.decide(put('10.00'), cobvDecider.initialState);
+    const state1 = created.reduce(cobvDecider.evolve, cobvDecider.initialState);
+    const removed = cobvDecider.decide({ type: 'RemoverCobVPeloPsp', txid, chave: '+5581999990000', motivo: 'chave removida', now }, state1);
+    expect(cobvProjection.canHandle).toContain('CobVRemovidaPeloPsp');
+    projectionSpec(cobvProjection)
+      .given(recorded([...created, ...removed], cobvStreamId('local', txid)))
+      .then(`local/${txid}`, (row) => {
+        expect(row).toMatchObject({ txid, revisao: 1, status: 'REMOVIDA_PELO_PSP' });
+        expect(cobvProjection.columns.find((c) => c.name === 'status')!.value(row as never)).toBe('REMOVIDA_PELO_PSP');
+      });
+  });
+});
+
 describe('cobv projection: location_token', () => {
   it('is the last path segment of the stored location, scheme-less or not', () => {
     const column = cobvProjection.columns.find((c) => c.name === 'location_token')!;

@@ -1,0 +1,50 @@
+import { cobvDecider, type CobVCommand, type CobVEvent, type CobVInput, type CobVState, type PixRecebido, type Recebedor } from '..';
+import { deciderSpec } from '../testing/decider-spec';
+
+// The PSP removes a charge whose Pix key left its receiver (`admin key remove`): no payer's bank
+// could pay it to this receiver any more (the DICT names the key's next holder, ADR 9).
+const spec = deciderSpec(cobvDecider);
+const txid = 'removidapelopspspec0000000001';
+const now = new Date('2026-11-22T15:00:00.000Z');
+const later = new Date('2026-11-23T09:30:00.000Z');
+const KEY = '+5511999990000';
+const OTHER = 'outra@loja.example.com';
+const recebedor: Recebedor = { id: 'loja1', nome: 'Loja', cnpj: '56989000019533', logradouro: 'Rua A', cidade: 'São Paulo', uf: 'SP', cep: '70800100', chaves: [KEY, OTHER] };
+const body: CobVInput = { calendario: { dataDeVencimento: '2026-12-31' }, devedor: { cpf: '12345678909', nome: 'Ana' }, valor: { original: '10.00' }, chave: KEY };
+const motivo = `chave ${KEY} removida do recebedor loja1`;
+const remove = (chave = KEY): CobVCommand => ({ type: 'RemoverCobVPeloPsp', txid, chave, motivo, now: later });
+const fold = (events: CobVEvent[]) => events.reduce(cobvDecider.evolve, cobvDecider.initialState) as Extract<CobVState, { exists: true }>;
+
+const created = spec.given([]).when({ type: 'CriarOuAlterarCobV', txid, input: body, now, recebedor, novaLocation: { id: 7, location: 'pix.example/qr/v2/cobv/x' } }).then(() => undefined);
+
+describe('cobv decider: removal by the PSP (REMOVIDA_PELO_PSP)', () => {
+  it('removes an ATIVA charge on the key, with revisao + 1 like a removal by the receiver', () => {
+    const removed = spec.given(created).when(remove()).then([{ type: 'CobVRemovidaPeloPsp', data: { txid, revisao: 1, em: later.toISOString(), chave: KEY, motivo } }]);
+    expect(fold([...created, ...removed])).toMatchObject({ status: 'REMOVIDA_PELO_PSP', revisao: 1, atualizadaEm: later.toISOString(), cobranca: { chave: KEY } });
+  });
+
+  it('is idempotent: a charge already removed by the PSP changes no more', () => {
+    const removed = spec.given(created).when(remove()).then(() => undefined);
+    spec.given([...created, ...removed]).when(remove()).then([]);
+  });
+
+  it('leaves a charge removed by the receiver, or concluded, as it is', () => {
+    const byReceiver = spec.given(created).when({ type: 'RevisarCobV', txid, input: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }, now, recebedor }).then(() => undefined);
+    spec.given([...created, ...byReceiver]).when(remove()).then([]);
+    const pix: PixRecebido = { endToEndId: 'E12345678202611221500abcdefghijk', txid, chave: KEY, valor: '10.00', horario: now.toISOString() };
+    const paid = spec.given(created).when({ type: 'RegistrarPagamentoCobV', txid, pix, now }).then(() => undefined);
+    spec.given([...created, ...paid]).when(remove()).then([]);
+  });
+
+  it('leaves a charge on another key (a PATCH moved it there before the sweep) and a charge that does not exist', () => {
+    spec.given(created).when(remove(OTHER)).then([]);
+    spec.given([]).when(remove()).then([]);
+  });
+
+  it('a removed charge can no longer be altered, paid or removed by its receiver', () => {
+    const gone = [...created, ...spec.given(created).when(remove()).then(() => undefined)];
+    spec.given(gone).when({ type: 'CriarOuAlterarCobV', txid, input: body, now: later, recebedor }).thenThrows('CobVOperacaoInvalida', ['cobv.status']);
+    spec.given(gone).when({ type: 'RevisarCobV', txid, input: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }, now: later, recebedor }).thenThrows('CobVOperacaoInvalida', ['cobv.status']);
+    spec.given(gone).when({ type: 'RegistrarPagamentoCobV', txid, pix: { endToEndId: 'E12345678202611221500abcdefghijz', txid, chave: KEY, valor: '10.00', horario: later.toISOString() }, now: later }).then([]);
+  });
+});
