@@ -2,16 +2,13 @@ import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Pool } from 'pg';
 import { businessDateOf } from '@pix/domain';
-import { findCobVByLocationToken } from '@pix/read-models';
 import { Public } from '../auth/auth-context';
-import { CLOCK, READ_DB } from '../infrastructure/tokens';
-import type { Clock } from '../shared/ports';
-import { cobvPayload, payloadNotFound, readPayloadQuery, type PayloadQuery } from './cobv-payload';
+import { CLOCK, READ_DB, RECEIVER_DIRECTORY } from '../infrastructure/tokens';
+import type { Clock, ReceiverDirectory } from '../shared/ports';
+import { cobvPayload, readPayloadQuery, type PayloadQuery } from './cobv-payload';
+import { payableCharge } from './payable-charge';
 import { PAYLOAD_SIGNER } from './payload-tokens';
 import type { PayloadSigner } from './payload-signer';
-
-// A location token is ours (32 hex) or, at most, what fits a 77-character location.
-const TOKEN = /^[A-Za-z0-9._~-]{1,77}$/;
 
 /**
  * The payload location a payer's bank reaches through the BR Code (`{LOCATION_HOST}/qr/v2/cobv/{token}`):
@@ -24,15 +21,12 @@ export class PayloadLocationController {
     @Inject(READ_DB) private readonly db: Pool,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(PAYLOAD_SIGNER) private readonly signer: PayloadSigner,
+    @Inject(RECEIVER_DIRECTORY) private readonly directory: ReceiverDirectory,
   ) {}
 
   @Get('cobv/:pixUrlAccessToken')
   async cobv(@Param('pixUrlAccessToken') token: string, @Query() query: PayloadQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    const row = TOKEN.test(token) ? await findCobVByLocationToken(this.db, token) : undefined;
-    if (!row) throw payloadNotFound();
-    // Removed or paid charges are not served (the contract leaves it to us): a bank that skipped
-    // the status check could otherwise collect a charge twice. The detail says which.
-    if (row.status !== 'ATIVA') throw payloadNotFound(`A cobrança desta location está ${row.status} e não pode ser paga.`);
+    const row = await payableCharge(this.db, this.directory, token);
     const now = this.clock.now();
     const at = readPayloadQuery(query ?? {}, businessDateOf(now));
     const jws = await this.signer.sign(cobvPayload(row, { ...at, now }));
