@@ -294,6 +294,9 @@ describe('payload locations: what a payer’s bank reads', () => {
       expect(refusal(await pay({ pixCopiaECola: crc }))).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'pixCopiaECola']);
       expect(refusal(await pay({ pixCopiaECola: 'not a br code' }))).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'pixCopiaECola']);
       expect(refusal(await pay({ pixCopiaECola: code, txid }))).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'pixCopiaECola']);
+      // A charge pays its payload's valor.final: a valor beside it is refused, not silently ignored.
+      expect(refusal(await pay({ pixCopiaECola: code, valor: '0.01' }))).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'valor']);
+      expect(refusal(await pay({ txid, valor: '1.00' }))).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'valor']);
       const foreign = buildDynamicBrCode({ location: `evil.example.com${locationPath(code).path}`, merchantName: 'X', merchantCity: 'Y' });
       const notOurs = await pay({ pixCopiaECola: foreign });
       expect(refusal(notOurs)).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'pixCopiaECola']);

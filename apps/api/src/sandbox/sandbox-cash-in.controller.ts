@@ -65,6 +65,9 @@ export class SandboxCashInController {
     if (b.txid !== undefined && (typeof b.txid !== 'string' || !TXID_PATTERN.test(b.txid))) throw invalid('txid deve ter de 26 a 35 letras e dígitos.', 'txid');
     if (b.pixCopiaECola !== undefined && (typeof b.pixCopiaECola !== 'string' || b.pixCopiaECola.length > 512)) throw invalid('pixCopiaECola deve ser o texto do BR Code (até 512 caracteres).', 'pixCopiaECola');
     if (b.txid !== undefined && b.pixCopiaECola !== undefined) throw invalid('Informe txid ou pixCopiaECola, não ambos.', 'pixCopiaECola');
+    // A charge is paid its payload's valor.final for the date: a valor beside it would be ignored.
+    if (b.valor !== undefined && (b.txid !== undefined || b.pixCopiaECola !== undefined))
+      throw invalid('valor vale para um Pix sem cobrança (chave e valor): uma cobrança (txid ou pixCopiaECola) é paga pelo valor.final do seu payload.', 'valor');
     const data = checkPaymentDate(b.data);
     if (data !== undefined && b.txid === undefined && b.pixCopiaECola === undefined) throw invalid('data vale para o pagamento de uma cobrança (txid ou pixCopiaECola).', 'data');
     const now = this.clock.now();
