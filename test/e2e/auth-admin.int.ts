@@ -6,7 +6,9 @@ import type { Pool } from 'pg';
 import { AccessDirectory } from '../../apps/api/src/access/access-directory';
 import { runAdmin } from '../../apps/api/src/access/admin/cli';
 import { addKey, createClient, createReceiver, disableClient, listClients, listReceivers, removeKey, rotateClientSecret } from '../../apps/api/src/access/admin/operations';
+import { chargesInReadModel } from '../../apps/api/src/access/admin/key-charges';
 import { verifySecret } from '../../apps/api/src/access/secrets';
+import { migrateApiSchema } from '../../apps/api/src/infrastructure/schema';
 
 // The operator's functions (what `npm run admin` runs) and the directory the API reads, over a
 // real PostgreSQL event store.
@@ -29,12 +31,14 @@ describe('access administration over the event store', () => {
   let db: TestDatabase;
   let pool: Pool;
   let store: PostgresEventStore;
-  const ctx = () => ({ store });
+  const ctx = () => ({ store, charges: chargesInReadModel(pool) });
 
   beforeAll(async () => {
     db = await createTestDatabase('auth_admin');
     pool = testPool(db.url, 6);
     store = await PostgresEventStore.create({ pool, listen: false });
+    // The charge read model `key remove` sweeps (empty here: no charge is created).
+    await migrateApiSchema(pool);
   });
   afterAll(async () => {
     await store?.close();

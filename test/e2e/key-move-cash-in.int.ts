@@ -1,7 +1,10 @@
 import { Pool } from 'pg';
 import { PostgresEventStore } from '@pix/event-store';
+import { enableInlineProjections, inlineOn } from '@pix/read-models';
 import { createTestDatabase, type TestDatabase } from '@pix/testing';
+import { chargesInReadModel } from '../../apps/api/src/access/admin/key-charges';
 import { removeKey } from '../../apps/api/src/access/admin/operations';
+import { LIVE_PROJECTIONS } from '../../apps/api/src/infrastructure/projections';
 import { fetchToken, freePort, provisionAccess, startApiProcess, TEST_RECEIVER, type ApiProcess } from '../support/api-process';
 import { validCobV } from '../support/api-harness';
 import { cashIn, contractClient, officialPix } from '../support/cash-in-fixtures';
@@ -61,8 +64,10 @@ if (!BROKERS) {
       // The operator moves the key to loja B, which registers its webhook and a charge of the same txid.
       const pool = new Pool({ connectionString: db!.url, max: 2 });
       const store = await PostgresEventStore.create({ pool, listen: false });
+      // As `npm run admin` does: the removal of A's charge reaches the read models at once.
+      await enableInlineProjections(store, pool, inlineOn(store, LIVE_PROJECTIONS));
       try {
-        await removeKey({ store }, TEST_RECEIVER.id, KEY);
+        await removeKey({ store, charges: chargesInReadModel(pool) }, TEST_RECEIVER.id, KEY);
       } finally {
         await store.close();
         await pool.end();

@@ -4,6 +4,7 @@ import { EventStoreDbEventStore, PostgresEventStore, startEmbeddedPostgres, type
 import { enableInlineProjections, inlineOn } from '@pix/read-models';
 import { NotificationOutbox } from '@pix/webhook-delivery';
 import { EXIT, runAdmin, USAGE } from './access/admin/cli';
+import { chargesInReadModel } from './access/admin/key-charges';
 import { ConfigError, loadAdminConfig } from './config/config';
 import { runningLocalDatabaseUrl } from './infrastructure/database';
 import { LIVE_PROJECTIONS } from './infrastructure/projections';
@@ -47,7 +48,7 @@ async function main(): Promise<number> {
   }
   const notifications = pool ? await NotificationOutbox.create(pool) : undefined;
   try {
-    return await runAdmin(argv, { store, notifications }, (l) => console.log(l), (l) => console.error(l));
+    return await runAdmin(argv, { store, notifications, ...(pool ? { charges: chargesInReadModel(pool) } : {}), directoryCacheMs: config.directoryCacheMs }, (l) => console.log(l), (l) => console.error(l));
   } finally {
     await store.close();
     await pool?.end();

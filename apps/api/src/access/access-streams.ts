@@ -1,6 +1,7 @@
 import { chaveDecider, clienteDecider, recebedorDecider, type ChaveCommand, type ClienteCommand, type Decider, type RecebedorCommand } from '@pix/domain';
 import { aggregateStream, handleCommand, type DomainEvent, type EventStore, type TypedStream } from '@pix/event-store';
 import { chaveStream, clienteStream, recebedorStream } from '../shared/streams';
+import type { ChargesOnKey } from './admin/key-charges';
 
 /** What access writes need: the store, the time, and (for start-up seeding) deterministic event ids. */
 export interface AccessContext {
@@ -10,6 +11,10 @@ export interface AccessContext {
   eventId?: (streamId: string, revision: bigint, index: number) => string;
   /** The notifier's outbox, where this process can reach it (PostgreSQL): a key that leaves its receiver retires its notifications. */
   notifications?: { retireKey(chave: string, reason: string): Promise<number> };
+  /** The receiver's charges on a key (the charge read model): a key that leaves its receiver takes its ATIVA charges with it. */
+  charges?: ChargesOnKey;
+  /** The API's AUTH_CACHE_MS: how long a running API may still see a key it was just unlisted from. */
+  directoryCacheMs?: number;
 }
 
 export async function readState<C, E extends DomainEvent, S>(store: EventStore, stream: TypedStream<E>, decider: Decider<C, E, S>): Promise<{ state: S }> {

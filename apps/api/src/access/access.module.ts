@@ -3,9 +3,11 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { EventStore } from '@pix/event-store';
 import { charsetRefusal } from '@pix/http-edge';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Pool } from 'pg';
 import type { AppConfig } from '../config/config';
-import { CLOCK, CONFIG, EVENT_STORE } from '../infrastructure/tokens';
+import { CLOCK, CONFIG, EVENT_STORE, READ_DB } from '../infrastructure/tokens';
 import type { Clock } from '../shared/ports';
+import { chargesInReadModel } from './admin/key-charges';
 import { seedLocalAccess } from './local-seed';
 import { IssueTokenHandler } from './token/issue-token.handler';
 import { TOKEN_PATH, TokenController } from './token/token.controller';
@@ -27,6 +29,7 @@ export class AccessModule implements OnModuleInit, OnApplicationBootstrap {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(READ_DB) private readonly db: Pool,
   ) {}
 
   /**
@@ -52,7 +55,7 @@ export class AccessModule implements OnModuleInit, OnApplicationBootstrap {
     const local = this.config.recebedor;
     if (this.config.mode !== 'local' || !local) return;
     const changes = await seedLocalAccess(
-      { store: this.store, now: () => this.clock.now() },
+      { store: this.store, now: () => this.clock.now(), charges: chargesInReadModel(this.db) },
       { recebedor: local, clientId: this.config.auth.localClientId, clientSecret: this.config.auth.localClientSecret },
     );
     for (const change of changes) this.logger.log(`local mode: ${change}`);

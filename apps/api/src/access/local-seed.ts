@@ -1,6 +1,7 @@
 import { DomainError, PIX_SCOPES, type Recebedor } from '@pix/domain';
 import { deterministicId } from '../shared/deterministic-id';
 import { loadCliente, loadRecebedor, onRecebedor, type AccessContext } from './access-streams';
+import type { ChargesOnKey } from './admin/key-charges';
 import { addKey, createClient, createReceiver, removeKey, rotateClientSecret, setClientScopes } from './admin/operations';
 import { verifySecret } from './secrets';
 
@@ -15,8 +16,8 @@ export interface LocalSeed {
  * already matches is left alone, and event ids are derived from stream and revision, so a
  * restart appends nothing. Returns what it changed (for the log).
  */
-export async function seedLocalAccess(base: Omit<AccessContext, 'eventId'>, seed: LocalSeed): Promise<string[]> {
-  const ctx: AccessContext = { ...base, eventId: (stream, revision) => deterministicId(`local-seed:${stream}:${revision}`) };
+export async function seedLocalAccess(base: Omit<AccessContext, 'eventId'> & { charges: ChargesOnKey }, seed: LocalSeed): Promise<string[]> {
+  const ctx: AccessContext & { charges: ChargesOnKey } = { ...base, eventId: (stream, revision) => deterministicId(`local-seed:${stream}:${revision}`) };
   const changes: string[] = [];
   const { id, chaves, ...dados } = seed.recebedor;
   const before = await loadRecebedor(ctx.store, id);
@@ -34,8 +35,8 @@ export async function seedLocalAccess(base: Omit<AccessContext, 'eventId'>, seed
   }
   // Keys dropped from LOCAL_PIX_KEY are released, so local mode matches its configuration.
   for (const chave of linked.filter((k) => !chaves.includes(k))) {
-    await removeKey(ctx, id, chave);
-    changes.push(`key ${chave} unlinked`);
+    const { cobrancasRemovidas } = await removeKey(ctx, id, chave);
+    changes.push(`key ${chave} unlinked (${cobrancasRemovidas} ATIVA charges on it removed: REMOVIDA_PELO_PSP)`);
   }
   const client = await loadCliente(ctx.store, seed.clientId);
   if (!client.exists) {

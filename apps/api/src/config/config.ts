@@ -175,6 +175,8 @@ export interface AdminConfig {
   databaseUrl?: string;
   eventStoreConnectionString?: string;
   dataDir: string;
+  /** The API's AUTH_CACHE_MS: `key remove` waits it out before sweeping the key's charges. */
+  directoryCacheMs: number;
 }
 
 export function loadAdminConfig(env: Record<string, string | undefined>): AdminConfig {
@@ -183,8 +185,11 @@ export function loadAdminConfig(env: Record<string, string | undefined>): AdminC
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must be a postgres:// connection URL');
   const esdb = env.EVENTSTORE_CONNECTION_STRING || undefined;
   if (esdb && !/^(esdb|esdb\+discover|kurrentdb|kurrent):\/\//.test(esdb)) problems.push('EVENTSTORE_CONNECTION_STRING must start with esdb:// (or esdb+discover://)');
+  const cache = env.AUTH_CACHE_MS || '2000';
+  const directoryCacheMs = Number(cache);
+  if (!Number.isInteger(directoryCacheMs) || directoryCacheMs < 0 || directoryCacheMs > 600_000) problems.push(`AUTH_CACHE_MS must be an integer from 0 to 600000, got "${cache}"`);
   if (problems.length > 0) throw new ConfigError(problems);
-  return { databaseUrl, eventStoreConnectionString: esdb, dataDir: env.DATA_DIR ?? './data' };
+  return { databaseUrl, eventStoreConnectionString: esdb, dataDir: env.DATA_DIR ?? './data', directoryCacheMs };
 }
 
 /** KAFKA_BROKERS: comma-separated host:port (empty: no Kafka). */

@@ -80,9 +80,17 @@ export function decideCobV(command: CobVCommand, state: CobVState): CobVEvent[] 
  * Pix itself is kept in its own stream).
  */
 function settle(command: Extract<CobVCommand, { type: 'RegistrarPagamentoCobV' }>, state: CobVState, em: string): CobVEvent[] {
-  if (!state.exists || state.status !== 'ATIVA') return [];
+  if (!state.exists || (state.status !== 'ATIVA' && !paidBeforeRemovalByPsp(state, command.pix))) return [];
   if (state.pix?.some((p) => p.endToEndId === command.pix.endToEndId)) return [];
   return [{ type: 'CobVConcluida', data: { txid: state.txid, em, pix: command.pix } }];
+}
+
+/**
+ * A Pix paid while the charge was ATIVA and read after the PSP removed it (its key moved on while
+ * the consumers lagged, ADR 9): the payer paid this charge, so it concludes it.
+ */
+function paidBeforeRemovalByPsp(state: Extract<CobVState, { exists: true }>, pix: { horario: string }): boolean {
+  return state.status === 'REMOVIDA_PELO_PSP' && state.removidaPeloPspEm !== undefined && Date.parse(pix.horario) < Date.parse(state.removidaPeloPspEm);
 }
 
 /**

@@ -47,4 +47,14 @@ describe('cobv decider: removal by the PSP (REMOVIDA_PELO_PSP)', () => {
     spec.given(gone).when({ type: 'RevisarCobV', txid, input: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }, now: later, recebedor }).thenThrows('CobVOperacaoInvalida', ['cobv.status']);
     spec.given(gone).when({ type: 'RegistrarPagamentoCobV', txid, pix: { endToEndId: 'E12345678202611221500abcdefghijz', txid, chave: KEY, valor: '10.00', horario: later.toISOString() }, now: later }).then([]);
   });
+
+  it('a Pix paid while the charge was ATIVA, read after the removal (consumers behind), concludes it', () => {
+    const gone = [...created, ...spec.given(created).when(remove()).then(() => undefined)];
+    const pix = { endToEndId: 'E12345678202611230929abcdefghijk', txid, chave: KEY, valor: '10.00', horario: new Date(later.getTime() - 60_000).toISOString() };
+    const paid = spec.given(gone).when({ type: 'RegistrarPagamentoCobV', txid, pix, now: new Date(later.getTime() + 60_000) }).then((e) => expect(e.map((x) => x.type)).toEqual(['CobVConcluida']));
+    expect(fold([...gone, ...paid])).toMatchObject({ status: 'CONCLUIDA', pix: [pix] });
+    // A charge removed by its receiver stays removed (as before).
+    const byReceiver = [...created, ...spec.given(created).when({ type: 'RevisarCobV', txid, input: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }, now: later, recebedor }).then(() => undefined)];
+    spec.given(byReceiver).when({ type: 'RegistrarPagamentoCobV', txid, pix, now: later }).then([]);
+  });
 });

@@ -67,3 +67,16 @@ export async function listCobV(db: Db, recebedorId: string, f: CobVListFilter): 
   );
   return { rows: page.rows.map((r) => r.doc), total: Number(total.rows[0].n) };
 }
+
+/**
+ * One page (in txid order, after `depoisDe`) of the receiver's ATIVA charges on this Pix key,
+ * hidden ones included: what `admin key remove` takes away with the key. Paged by key, not by
+ * status, so a read model that lags (EventStoreDB) cannot make the sweep go round for ever.
+ */
+export async function ativaCobVTxidsNaChave(db: Db, recebedorId: string, chave: string, depoisDe: string | undefined, limite: number): Promise<string[]> {
+  const { rows } = await db.query<{ txid: string }>(
+    `SELECT doc->>'txid' AS txid FROM ${table} WHERE recebedor_id = $1 AND status = 'ATIVA' AND doc->'cobranca'->>'chave' = $2 AND id > $3 ORDER BY id LIMIT $4`,
+    [recebedorId, chave, depoisDe === undefined ? '' : tenantKey(recebedorId, depoisDe), limite],
+  );
+  return rows.map((r) => r.txid);
+}

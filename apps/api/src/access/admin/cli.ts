@@ -10,7 +10,7 @@ export const USAGE = `usage: npm run admin -- <command> [options]
                   --street <street> --city <city> --uf <UF> --cep <8 digits> [--key <pix key>]...
   receiver list
   key add     --receiver <id> --key <pix key>
-  key remove  --receiver <id> --key <pix key>
+  key remove  --receiver <id> --key <pix key>   (also removes the receiver's ATIVA charges on the key)
   client create --receiver <id> [--id <client id>] [--scopes <scope,scope,...>]
   client rotate-secret --id <client id>
   client scopes --id <client id> --scopes <scope,scope,...>
@@ -73,12 +73,21 @@ export async function runAdmin(argv: string[], ctx: AccessContext, out: (line: s
       case 'receiver list':
         out(table(['id', 'nome', 'documento', 'cidade', 'chaves Pix'], (await listReceivers(ctx)).map((r) => [r.id, r.nomeFantasia ? `${r.nome} (${r.nomeFantasia})` : r.nome, r.cnpj ? `CNPJ ${r.cnpj}` : `CPF ${r.cpf}`, `${r.cidade}-${r.uf}`, r.chaves.join('\n') || '(none)'])));
         return EXIT.ok;
-      case 'key add':
+      case 'key add': {
+        if (values.key?.length !== 1) throw new UsageError(`${command}: give exactly one --key`);
+        const [chave] = values.key;
+        out(`linked ${chave}; receiver ${describe(await addKey(ctx, need('receiver'), chave))}`);
+        return EXIT.ok;
+      }
       case 'key remove': {
         if (values.key?.length !== 1) throw new UsageError(`${command}: give exactly one --key`);
         const [chave] = values.key;
-        const r: Recebedor & { notificacoesCanceladas?: number } = await (command === 'key add' ? addKey : removeKey)(ctx, need('receiver'), chave);
-        out(`${command === 'key add' ? 'linked' : 'unlinked'} ${chave}; receiver ${describe(r)}`);
+        const charges = ctx.charges;
+        // The key's charges are found in the charge read model, on PostgreSQL.
+        if (!charges) throw new UsageError(`${command}: needs DATABASE_URL (the API's read models), where the key's charges are found`);
+        const r = await removeKey({ ...ctx, charges }, need('receiver'), chave);
+        out(r.jaDesvinculada ? `${chave} was already unlinked from ${r.id}; its charges swept again` : `unlinked ${chave}; receiver ${describe(r)}`);
+        out(`  its ATIVA charges removed (REMOVIDA_PELO_PSP): ${r.cobrancasRemovidas}`);
         if (r.notificacoesCanceladas !== undefined) out(`  its notifications retired: ${r.notificacoesCanceladas} pending cancelled, none can be resent`);
         return EXIT.ok;
       }

@@ -15,6 +15,7 @@ import { deterministicId } from '../../shared/deterministic-id';
 import { webhookStream } from '../../shared/streams';
 import { CLIENT_INDEX_STREAM, loadChave, loadCliente, loadRecebedor, onChave, onCliente, onRecebedor, readState, RECEIVER_INDEX_STREAM, runOnStream, type AccessContext } from '../access-streams';
 import { generateSecret, hashSecret } from '../secrets';
+import { removeChargesOnKey, type ChargesOnKey } from './key-charges';
 
 /**
  * The operator's use cases on receivers, keys and clients, as plain functions over the event
@@ -52,23 +53,50 @@ async function claimAndList(ctx: AccessContext, recebedorId: string, chave: stri
   return onRecebedor(ctx, recebedorId, (now) => ({ type: 'VincularChave', recebedorId, chave, now }));
 }
 
-/** Unlists the key from the receiver, then releases the claim so another receiver may take it. */
-/** `notificacoesCanceladas`: the key's pending notifications cancelled, where the outbox is reachable. */
-export async function removeKey(ctx: AccessContext, recebedorId: string, chave: string): Promise<Recebedor & { notificacoesCanceladas?: number }> {
+export interface KeyRemoval extends Recebedor {
+  /** The receiver's ATIVA charges on the key, removed by the PSP (REMOVIDA_PELO_PSP). */
+  cobrancasRemovidas: number;
+  /** The key had already left the receiver (an earlier run released it): only its charges were swept. */
+  jaDesvinculada?: boolean;
+  /** The key's pending notifications cancelled, where the outbox is reachable. */
+  notificacoesCanceladas?: number;
+}
+
+/**
+ * Unlists the key from the receiver, removes the receiver's ATIVA charges on it (nobody could
+ * settle them: a payer's bank finds the key's next holder in the DICT, and a cash-in is its
+ * holder's, ADR 9), its webhook and notifications, then releases the claim so another receiver
+ * may take it. Every step is idempotent and the claim goes last, so running it again after a
+ * crash finishes the job; run again after the release (a charge a racing PUT created after the
+ * sweep), it sweeps the receiver's charges on the key again and touches nothing else.
+ */
+export async function removeKey(ctx: AccessContext & { charges: ChargesOnKey }, recebedorId: string, chave: string): Promise<KeyRemoval> {
   const receiver = await loadRecebedor(ctx.store, recebedorId);
   if (!receiver.exists) throw new DomainError('RecebedorNaoEncontrado', `There is no receiver "${recebedorId}".`);
-  // Refuse before writing anything when the key is not this receiver's.
-  chaveDecider.decide({ type: 'LiberarChave', chave, recebedorId, now: new Date() }, await loadChave(ctx.store, chave));
+  const motivo = `chave ${chave} removida do recebedor ${recebedorId}`;
+  const claim = await loadChave(ctx.store, chave);
+  if (claim.dono !== recebedorId) {
+    // Refused, as before, when the receiver never held the key; else the key may be another
+    // receiver's by now, whose webhook and notifications are not this command's.
+    if (!claim.periodos.some((p) => p.recebedorId === recebedorId)) chaveDecider.decide({ type: 'LiberarChave', chave, recebedorId, now: new Date() }, claim);
+    const cobrancasRemovidas = await removeChargesOnKey(ctx, ctx.charges, recebedorId, chave, motivo);
+    return { ...toRecebedor(receiver)!, cobrancasRemovidas, jaDesvinculada: true };
+  }
   const { state } = await onRecebedor(ctx, recebedorId, (now) => ({ type: 'DesvincularChave', recebedorId, chave, now }));
+  // Unlisted first: once the API's directory cache has let go of the key, no PUT or batch can
+  // create a charge on it, so the sweep that follows misses none (the payload location refuses
+  // any that slips through, payload/payable-charge.ts).
+  if (ctx.directoryCacheMs) await new Promise((r) => setTimeout(r, ctx.directoryCacheMs));
+  const cobrancasRemovidas = await removeChargesOnKey(ctx, ctx.charges, recebedorId, chave, motivo);
   // The key's webhook leaves with it, before anyone else may claim the key: the notifier reads
   // webhook-{chave} alone, so the next owner's cash-ins must never reach this receiver's URL.
   if (webhookDoRecebedor((await readState(ctx.store, webhookStream(chave), webhookDecider)).state, recebedorId).exists)
     await runOnStream(ctx, webhookStream(chave), webhookDecider, (_s, now) => ({ type: 'RemoverWebhook', chave, now, recebedorId }));
   // Its notifications too, pending retries and later resends alike: delivery looks the webhook up
   // by key, so once the next owner registers one they would reach the next owner's URL.
-  const notificacoesCanceladas = await ctx.notifications?.retireKey(chave, `chave ${chave} removida do recebedor ${recebedorId}`);
+  const notificacoesCanceladas = await ctx.notifications?.retireKey(chave, motivo);
   await onChave(ctx, chave, (now) => ({ type: 'LiberarChave', chave, recebedorId, now }));
-  return { ...toRecebedor(state)!, ...(notificacoesCanceladas === undefined ? {} : { notificacoesCanceladas }) };
+  return { ...toRecebedor(state)!, cobrancasRemovidas, ...(notificacoesCanceladas === undefined ? {} : { notificacoesCanceladas }) };
 }
 
 export interface CreatedClient {
