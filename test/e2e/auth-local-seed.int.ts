@@ -6,7 +6,7 @@ import { PostgresEventStore } from '@pix/event-store';
 import { createTestDatabase, testPool, type TestDatabase } from '@pix/testing';
 import type { Pool } from 'pg';
 import { tokenKeyFile } from '../../apps/api/src/access/token/token-key';
-import { LOCAL_KEY, newTxid, startApi, type RunningApi } from '../support/api-harness';
+import { LOCAL_KEY, newTxid, startApi, validCobV, type RunningApi } from '../support/api-harness';
 
 // Local mode seeds its receiver and client at every start-up, through the event store: the
 // first start registers them, a restart with the same configuration appends nothing, a changed
@@ -80,6 +80,9 @@ describe('local mode seeding across restarts', () => {
   it('follows LOCAL_PIX_KEY and LOCAL_RECEIVER_*: new keys linked, dropped keys released, data updated', async () => {
     const before = (await accessEvents()).length;
     const other = 'loja@example.com';
+    // A charge on the key about to be dropped: it leaves with the key (REMOVIDA_PELO_PSP), as `admin key remove` does.
+    const onOldKey = newTxid('seeddrop');
+    expect((await api!.request('PUT', `/cobv/${onOldKey}`, validCobV({ chave: LOCAL_KEY }))).status).toBe(201);
     const a = await boot({ LOCAL_CLIENT_SECRET: 'another-local-secret', LOCAL_PIX_KEY: other, LOCAL_RECEIVER_CITY: 'Campinas' });
     expect((await accessEvents()).slice(before).sort()).toEqual(
       [
@@ -95,6 +98,7 @@ describe('local mode seeding across restarts', () => {
     expect(put.status).toBe(200);
     const old = await a.request('PUT', `/webhook/${LOCAL_KEY}`, { webhookUrl: 'http://localhost:9/hook' });
     expect(old.status).toBe(400);
+    expect((await a.request('GET', `/cobv/${onOldKey}`)).body).toMatchObject({ status: 'REMOVIDA_PELO_PSP', chave: LOCAL_KEY });
   });
 
   it('gives the sandbox client every scope again when a data folder of an older version has fewer (payloadlocation.* came later)', async () => {
