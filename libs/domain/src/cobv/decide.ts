@@ -4,6 +4,7 @@ import type { CobVCommand, PendenciaLote } from './commands';
 import type { CobVEvent } from './events';
 import type { CobVState } from './state';
 import type { CobVContent, CobVInput, LocationReferenciada, PayloadLocation, Recebedor } from './types';
+import { removeByPsp, settle } from './settle-or-remove';
 import { toCobVContent } from './validate-content';
 
 const invalid = (detail: string, violacoes: Violation[] = []) => new DomainError('CobVOperacaoInvalida', detail, violacoes);
@@ -72,34 +73,6 @@ export function decideCobV(command: CobVCommand, state: CobVState): CobVEvent[] 
     return [{ type: 'CobVRemovida', data: { txid: state.txid, revisao: state.revisao + 1, em, status } }];
   }
   return revise(state, mergePatch(state.cobranca, changes), em, 'PATCH', command);
-}
-
-/**
- * A cash-in for an ATIVA charge concludes it. The same Pix again (a redelivered message) changes
- * nothing; a Pix for a charge that is missing or no longer ATIVA leaves the charge as it is (the
- * Pix itself is kept in its own stream).
- */
-function settle(command: Extract<CobVCommand, { type: 'RegistrarPagamentoCobV' }>, state: CobVState, em: string): CobVEvent[] {
-  if (!state.exists || (state.status !== 'ATIVA' && !paidBeforeRemovalByPsp(state, command.pix))) return [];
-  if (state.pix?.some((p) => p.endToEndId === command.pix.endToEndId)) return [];
-  return [{ type: 'CobVConcluida', data: { txid: state.txid, em, pix: command.pix } }];
-}
-
-/**
- * A Pix paid while the charge was ATIVA and read after the PSP removed it (its key moved on while
- * the consumers lagged, ADR 9): the payer paid this charge, so it concludes it.
- */
-function paidBeforeRemovalByPsp(state: Extract<CobVState, { exists: true }>, pix: { horario: string }): boolean {
-  return state.status === 'REMOVIDA_PELO_PSP' && state.removidaPeloPspEm !== undefined && Date.parse(pix.horario) < Date.parse(state.removidaPeloPspEm);
-}
-
-/**
- * Only an ATIVA charge on the key being removed: run again (a retried sweep) or after a PATCH
- * moved the charge to another of the receiver's keys, it changes nothing.
- */
-function removeByPsp(command: Extract<CobVCommand, { type: 'RemoverCobVPeloPsp' }>, state: CobVState, em: string): CobVEvent[] {
-  if (!state.exists || state.status !== 'ATIVA' || state.cobranca.chave !== command.chave) return [];
-  return [{ type: 'CobVRemovidaPeloPsp', data: { txid: state.txid, revisao: state.revisao + 1, em, chave: command.chave, motivo: command.motivo } }];
 }
 
 function revise(state: Extract<CobVState, { exists: true }>, input: CobVInput, em: string, via: 'PUT' | 'PATCH', command: RevisionContext): CobVEvent[] {

@@ -1,0 +1,33 @@
+import type { CobVCommand } from './commands';
+import type { CobVEvent } from './events';
+import type { CobVState } from './state';
+
+// The PSP's own decisions on a charge (not the receiver's PUT/PATCH): a cash-in, a removal.
+
+/**
+ * A cash-in for an ATIVA charge concludes it. The same Pix again (a redelivered message) changes
+ * nothing; a Pix for a charge that is missing or no longer ATIVA leaves the charge as it is (the
+ * Pix itself is kept in its own stream).
+ */
+export function settle(command: Extract<CobVCommand, { type: 'RegistrarPagamentoCobV' }>, state: CobVState, em: string): CobVEvent[] {
+  if (!state.exists || (state.status !== 'ATIVA' && !paidBeforeRemovalByPsp(state, command.pix))) return [];
+  if (state.pix?.some((p) => p.endToEndId === command.pix.endToEndId)) return [];
+  return [{ type: 'CobVConcluida', data: { txid: state.txid, em, pix: command.pix } }];
+}
+
+/**
+ * A Pix paid while the charge was ATIVA and read after the PSP removed it (its key moved on while
+ * the consumers lagged, ADR 9): the payer paid this charge, so it concludes it.
+ */
+function paidBeforeRemovalByPsp(state: Extract<CobVState, { exists: true }>, pix: { horario: string }): boolean {
+  return state.status === 'REMOVIDA_PELO_PSP' && state.removidaPeloPspEm !== undefined && Date.parse(pix.horario) < Date.parse(state.removidaPeloPspEm);
+}
+
+/**
+ * Only an ATIVA charge on the key being removed: run again (a retried sweep) or after a PATCH
+ * moved the charge to another of the receiver's keys, it changes nothing.
+ */
+export function removeByPsp(command: Extract<CobVCommand, { type: 'RemoverCobVPeloPsp' }>, state: CobVState, em: string): CobVEvent[] {
+  if (!state.exists || state.status !== 'ATIVA' || state.cobranca.chave !== command.chave) return [];
+  return [{ type: 'CobVRemovidaPeloPsp', data: { txid: state.txid, revisao: state.revisao + 1, em, chave: command.chave, motivo: command.motivo } }];
+}
