@@ -26,6 +26,7 @@ export class Metrics {
   readonly tokensIssued: Counter<string>;
   readonly tokensRefused: Counter<'error'>;
   readonly rateLimitRefusals: Counter<'limit'>;
+  readonly cashInsUnowned: Counter<string>;
   private readonly collectErrors: Counter<'collector'>;
 
   constructor(service: string) {
@@ -41,6 +42,7 @@ export class Metrics {
     this.tokensIssued = new Counter({ name: 'pix_oauth_tokens_issued_total', help: 'Access tokens issued by POST /oauth/token.', registers: r });
     this.tokensRefused = new Counter({ name: 'pix_oauth_tokens_refused_total', help: 'Token requests refused, by OAuth2 error code.', labelNames: ['error'], registers: r });
     this.rateLimitRefusals = new Counter({ name: 'pix_rate_limit_refusals_total', help: 'Requests refused with 429, by limit (client or address).', labelNames: ['limit'], registers: r });
+    this.cashInsUnowned = new Counter({ name: 'pix_cash_ins_unowned_total', help: 'Cash-ins recorded to a Pix key no receiver here owns (settling nothing): normal for another deployment sharing the broker.', registers: r });
     this.collectErrors = new Counter({ name: 'pix_metrics_collect_errors_total', help: 'Scrape-time reads that failed (the series is left empty for that scrape).', labelNames: ['collector'], registers: r });
   }
 

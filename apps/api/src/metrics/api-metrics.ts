@@ -10,6 +10,7 @@ import { TOKEN_PATH } from '../access/token/token.controller';
 import { EVENT_STORE, PROJECTIONS, READ_DB } from '../infrastructure/tokens';
 import type { Projections } from '../infrastructure/projections';
 import { CashInWiring } from '../messaging/cash-in-wiring';
+import { SettleCashIn } from '../settlement/settle-cash-in';
 import { projectionLags } from './projection-lag';
 
 const OAUTH_ERRORS = new Set(['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope']);
@@ -37,6 +38,8 @@ export function installApiMetrics(app: NestFastifyApplication, config: AppConfig
     // The client limit applies once a client authenticated; before that, the address limit refused.
     if (reply.statusCode === 429) metrics.rateLimitRefusals.inc({ limit: authContextOf(request) ? 'client' : 'address' });
   });
+
+  app.get(SettleCashIn, { strict: false }).unowned.observe = () => metrics.cashInsUnowned.inc();
 
   const store = app.get<EventStore>(EVENT_STORE);
   const projections = app.get<Projections>(PROJECTIONS);

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { CashInTrace, PixRecebidoMessage } from '@pix/contracts';
 import { withCorrelationId } from '@pix/observability';
 import { canonicalJson, cobvDecider, pixDecider, type PixRecebido } from '@pix/domain';
@@ -8,6 +8,7 @@ import type { Projections } from '../infrastructure/projections';
 import { CLOCK, EVENT_STORE, PROJECTIONS, RECEIVER_DIRECTORY } from '../infrastructure/tokens';
 import type { Clock, ReceiverDirectory } from '../shared/ports';
 import { cobvStream, pixStream } from '../shared/streams';
+import { UnownedCashIns } from './unowned-cash-ins';
 
 /** Charges settled at once within a batch: each lane holds at most one pool connection at a time. */
 const SETTLEMENT_LANES = 16;
@@ -17,11 +18,12 @@ const SETTLEMENT_LANES = 16;
  * the receiver that owns its key, and concludes that receiver's charge `cobv-{recebedorId}/{txid}`.
  * Both steps are idempotent, so a redelivered message changes nothing and a crash between them is
  * repaired by the redelivery. A Pix to a key nobody here owns is recorded without a receiver
- * (shown to nobody) and settles nothing.
+ * (shown to nobody) and settles nothing: counted and summed up in the log (UnownedCashIns).
  */
 @Injectable()
-export class SettleCashIn {
+export class SettleCashIn implements OnModuleDestroy {
   private readonly logger = new Logger('Settlement');
+  readonly unowned = new UnownedCashIns(this.logger);
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -86,7 +88,10 @@ export class SettleCashIn {
         this.logger.error(`Pix ${pix.endToEndId} arrived again with other content (txid ${pix.txid ?? '-'}, valor ${pix.valor}, key ${pix.chave}); ignored: the first one recorded stands (txid ${first.txid ?? '-'}, valor ${first.valor})`),
       );
     let last = recorded.position;
-    if (!recebedorId) withCorrelationId(correlationId, () => this.logger.warn(`Pix ${first.endToEndId} to key ${first.chave}, which no receiver here owns: recorded, not settled`));
+    // Counted when recorded, so a redelivery is not counted twice.
+    if (!recebedorId) {
+      if (recorded.position) this.unowned.record(first.endToEndId, first.chave, correlationId);
+    }
     else if (first.txid) {
       const txid = first.txid;
       const settled = await handleCommand(this.store, cobvStream(recebedorId, txid), cobvDecider, () => ({ type: 'RegistrarPagamentoCobV' as const, txid, pix: first, now: this.clock.now() }));
@@ -97,5 +102,8 @@ export class SettleCashIn {
     }
     if (last) await this.projections.waitFor([pixProjection.name, cobvProjection.name], last);
   }
-}
 
+  onModuleDestroy(): void {
+    this.unowned.close();
+  }
+}
