@@ -99,7 +99,8 @@ export interface ApiProcess {
  * The API as a separate production-mode process, so a test can kill -9 it. The test receiver
  * (with `chaves`, default the test key) and client are registered first, as `npm run admin` would.
  */
-export async function startApiProcess(databaseUrl: string, port: number, env: Record<string, string> = {}, chaves = [TEST_PIX_KEY], waitForKafka = true): Promise<ApiProcess> {
+/** `upPath`: what answers 200 once started (`/health/live` with a broker that never answers, where /health is 503). */
+export async function startApiProcess(databaseUrl: string, port: number, env: Record<string, string> = {}, chaves = [TEST_PIX_KEY], waitForKafka = true, upPath = '/health'): Promise<ApiProcess> {
   ensureBuilt();
   await provisionAccess(databaseUrl, { chaves });
   const child = spawn(process.execPath, [path.join(root, 'tools/launch.js'), 'apps/api/src/main.js'], {
@@ -132,7 +133,7 @@ export async function startApiProcess(databaseUrl: string, port: number, env: Re
       throw new Error(`API did not start within 30 s:\n${out}`);
     }
     try {
-      if ((await fetch(`${base}/health`)).ok) break;
+      if ((await fetch(`${base}${upPath}`)).ok) break;
     } catch {
       /* not up yet */
     }

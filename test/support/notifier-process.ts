@@ -25,7 +25,8 @@ export interface NotifierProcess {
 /** The operator token test notifiers get unless a test sets its own. */
 export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
 
-export async function startNotifierProcess(env: Record<string, string>, waitForKafka = true): Promise<NotifierProcess> {
+/** `upPath`: what answers 200 once started (`/health/live` with a broker that never answers, where /health is 503). */
+export async function startNotifierProcess(env: Record<string, string>, waitForKafka = true, upPath = '/health'): Promise<NotifierProcess> {
   ensureBuilt();
   if (!env.NOTIFIER_PORT) throw new Error('startNotifierProcess: NOTIFIER_PORT is required');
   const child = spawn(process.execPath, [path.join(root, 'tools/launch.js'), 'apps/notifier/src/main.js'], {
@@ -65,7 +66,7 @@ export async function startNotifierProcess(env: Record<string, string>, waitForK
   for (const deadline = Date.now() + (waitForKafka ? 90_000 : 30_000); ; await new Promise((r) => setTimeout(r, 100))) {
     if (exited()) throw new Error(`notifier exited during start-up:\n${out}`);
     try {
-      const health = await fetch(`${base}/health`);
+      const health = await fetch(`${base}${upPath}`);
       // The consumer group joins behind HTTP; tests that publish at once wait for it unless told not to.
       if (health.ok && (!waitForKafka || ((await health.json()) as { kafka?: { consumer?: string } }).kafka?.consumer === 'joined')) return proc;
     } catch {

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   installStrictInput(fastify, { problemFor: () => ({ tipo: 'RequisicaoInvalida', root: 'body' }) });
   app.useGlobalFilters(new HttpProblemFilter());
   installAccessLog(fastify);
-  installNotifierMetrics(fastify, config, metrics, app.get<NotificationOutbox>(NOTIFICATION_OUTBOX));
+  installNotifierMetrics(fastify, config, metrics, app.get<NotificationOutbox>(NOTIFICATION_OUTBOX), app.get<KafkaState>(KAFKA_STATE).logs);
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-correlation-id', correlationIdOf(request));
     reply.header('cache-control', 'no-store');

@@ -5,7 +5,7 @@ import { Pool } from 'pg';
 import { EVENT_STORE_MIGRATIONS, EventStoreDbEventStore, migrate, PostgresEventStore, type EventStore } from '@pix/event-store';
 import { OUTBOX_MIGRATIONS } from '@pix/webhook-delivery';
 import { dependenciesAnswer, NotificationsController, NotifierCore, NotifierIntakeController, NOTIFICATION_OUTBOX, NOTIFIER_CORE, NOTIFIER_INTAKE } from '@pix/messaging';
-import { BrokerProbe, CASH_IN_CONTRACT, createKafka, ensureCashInTopics, KafkaBatchServer } from '@pix/messaging-kafka';
+import { BrokerProbe, CASH_IN_CONTRACT, createKafka, ensureCashInTopics, KAFKA_RETRY, KafkaBatchServer, KafkaLogs } from '@pix/messaging-kafka';
 import type { NotifierConfig } from './config';
 import { OperatorGuard } from './operator.guard';
 
@@ -19,6 +19,8 @@ export class KafkaState {
   constructor(
     readonly intake: KafkaBatchServer,
     readonly cluster: BrokerProbe,
+    /** The app's Kafka clients' log lines, silenced once they are stopped. */
+    readonly logs: KafkaLogs,
   ) {}
 
   get consumer() {
@@ -90,6 +92,7 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   async onApplicationShutdown() {
     await this.kafka.cluster.close();
     await this.core.stop();
+    this.kafka.logs.close();
   }
 }
 
@@ -98,7 +101,8 @@ export class NotifierModule {
   static forRoot(config: NotifierConfig, store: EventStore, pool: Pool): DynamicModule {
     const logger = new Logger('Notifier');
     const kafkaLogger = new Logger('Kafka');
-    const kafka = createKafka(config.kafkaBrokers, 'pix-notifier');
+    const logs = new KafkaLogs();
+    const kafka = createKafka(config.kafkaBrokers, 'pix-notifier', KAFKA_RETRY, logs);
     // Cash-ins in batches through the one Kafka transport (ADR 16); topics are created before each join.
     const intake = new KafkaBatchServer({
       transportId: NOTIFIER_INTAKE,
@@ -114,7 +118,7 @@ export class NotifierModule {
       controllers: [NotifierIntakeController, HealthController, NotificationsController],
       providers: [
         Lifecycle,
-        { provide: KAFKA_STATE, useValue: new KafkaState(intake, new BrokerProbe(config.kafkaBrokers)) },
+        { provide: KAFKA_STATE, useValue: new KafkaState(intake, new BrokerProbe(config.kafkaBrokers, undefined, undefined, logs), logs) },
         { provide: APP_GUARD, useFactory: () => new OperatorGuard(config.operatorToken, [HealthController]) },
         { provide: NOTIFIER_CORE, useFactory: () => NotifierCore.create(pool, store, config.delivery, { log: (m) => logger.log(m), error: (m) => logger.error(m), warn: (m) => logger.warn(m) }) },
         { provide: NOTIFICATION_OUTBOX, inject: [NOTIFIER_CORE], useFactory: (core: NotifierCore) => core.outbox },

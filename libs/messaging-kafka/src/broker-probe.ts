@@ -1,5 +1,6 @@
 import type { Admin } from 'kafkajs';
 import { createKafka } from './kafka-client';
+import { defaultKafkaLogs, type KafkaLogs } from './kafka-logs';
 
 /**
  * Whether the Kafka cluster answers, for readiness probes: a connected consumer says nothing
@@ -14,6 +15,7 @@ export class BrokerProbe {
     private readonly brokers: string[],
     private readonly options: { cacheMs: number; timeoutMs: number } = { cacheMs: 2000, timeoutMs: 1500 },
     private readonly now: () => number = Date.now,
+    private readonly logs: KafkaLogs = defaultKafkaLogs,
   ) {}
 
   /** undefined when the cluster answered; else why it did not (no addresses: the probe is open). */
@@ -31,7 +33,7 @@ export class BrokerProbe {
 
   private async ask(): Promise<string | undefined> {
     // No retries: the probe itself is retried by whoever polls readiness.
-    this.admin ??= createKafka(this.brokers, 'pix-readiness', { retries: 0, initialRetryTime: 100, maxRetryTime: 500 }).admin();
+    this.admin ??= createKafka(this.brokers, 'pix-readiness', { retries: 0, initialRetryTime: 100, maxRetryTime: 500 }, this.logs).admin();
     const admin = this.admin;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`no answer within ${this.options.timeoutMs} ms`), this.options.timeoutMs)));

@@ -1,4 +1,5 @@
 export * from './kafka-client';
+export * from './kafka-logs';
 export * from './cash-in-publisher';
 export * from './batch-server';
 export * from './batch-context';

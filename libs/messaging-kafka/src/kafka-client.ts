@@ -1,5 +1,6 @@
 import { CASH_IN_DEAD_LETTER_TOPIC, CASH_IN_TOPIC } from '@pix/contracts';
 import { Kafka, logLevel } from 'kafkajs';
+import { defaultKafkaLogs, type KafkaLogs } from './kafka-logs';
 
 /**
  * kafkajs's retries, each wait capped at 3 s (its default grows to 30 s), about 50 s in all: a
@@ -24,8 +25,9 @@ export const CONSUMER_TIMEOUTS = { sessionTimeout: 15_000, heartbeatInterval: 15
  */
 export const KAFKA_PUBLISH_RETRY = { retries: 5, initialRetryTime: 300, maxRetryTime: 2000 };
 
-export function createKafka(brokers: string[], clientId: string, retry = KAFKA_RETRY): Kafka {
-  return new Kafka({ clientId, brokers, logLevel: logLevel.ERROR, retry });
+/** `logs`: where kafkajs's lines go (the app's logger, see KafkaLogs); an app passes its own to silence them at stop. */
+export function createKafka(brokers: string[], clientId: string, retry = KAFKA_RETRY, logs: KafkaLogs = defaultKafkaLogs): Kafka {
+  return new Kafka({ clientId, brokers, logLevel: logLevel.ERROR, retry, logCreator: logs.logCreator });
 }
 
 /** Creates the cash-in topic and its dead-letter topic when missing (idempotent). */

@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import type { CashInTrace, PixRecebidoMessage } from '@pix/contracts';
 import type { EventStore } from '@pix/event-store';
 import { dependenciesAnswer, NotifierCore, NOTIFIER_INTAKE, type CashInPublisher, type OperatorOutbox } from '@pix/messaging';
-import type { KafkaBatchServer, KafkaCashInPublisher } from '@pix/messaging-kafka';
+import type { KafkaBatchServer, KafkaCashInPublisher, KafkaLogs } from '@pix/messaging-kafka';
 import { kafkaTransport } from './kafka-transport';
 import { unfinishedLocalCashIns } from './local-cash-in-recovery';
 import { InProcessCashInBus } from '@pix/messaging-local';
@@ -30,6 +30,8 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
   notifier?: NotifierCore;
   /** The consumer groups of this process, one Nest microservice each. */
   readonly servers: KafkaBatchServer[] = [];
+  /** Every Kafka client of this app logs through it; silenced once they are stopped (clients still retrying a connect would log after "stopped cleanly"). */
+  readonly kafkaLogs?: KafkaLogs;
 
   constructor(
     @Inject(CONFIG) private readonly config: AppConfig,
@@ -40,8 +42,9 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     if (config.kafkaBrokers.length === 0) return;
-    const { CASH_IN_CONTRACT, createKafka, ensureCashInTopics, KafkaBatchServer } = kafkaTransport();
-    const kafka = createKafka(config.kafkaBrokers, 'pix-api');
+    const { CASH_IN_CONTRACT, createKafka, ensureCashInTopics, KafkaBatchServer, KAFKA_RETRY, KafkaLogs } = kafkaTransport();
+    const logs = (this.kafkaLogs = new KafkaLogs());
+    const kafka = createKafka(config.kafkaBrokers, 'pix-api', KAFKA_RETRY, logs);
     const kafkaLogger = new Logger('Kafka');
     const server = (transportId: symbol, groupId: string) =>
       new KafkaBatchServer({
@@ -68,9 +71,9 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
     if (this.config.kafkaBrokers.length > 0) {
       const { BrokerProbe, createKafka, KAFKA_PUBLISH_RETRY, KafkaCashInPublisher } = kafkaTransport();
       // Its own client: a sandbox request publishing while the broker is down gets its 503 in seconds.
-      const publisher = new KafkaCashInPublisher(createKafka(this.config.kafkaBrokers, 'pix-api-publisher', KAFKA_PUBLISH_RETRY));
+      const publisher = new KafkaCashInPublisher(createKafka(this.config.kafkaBrokers, 'pix-api-publisher', KAFKA_PUBLISH_RETRY, this.kafkaLogs));
       this.publisher = publisher;
-      const probe = new BrokerProbe(this.config.kafkaBrokers);
+      const probe = new BrokerProbe(this.config.kafkaBrokers, undefined, undefined, this.kafkaLogs);
       this.readiness.check('kafka', () => probe.check());
       this.stops.push(() => probe.close(), () => publisher.disconnect());
       for (const s of this.servers) {
@@ -103,11 +106,11 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
   }
 
   private async connectPublisher(publisher: KafkaCashInPublisher): Promise<void> {
-    const { createKafka, ensureCashInTopics } = kafkaTransport();
+    const { createKafka, ensureCashInTopics, KAFKA_RETRY } = kafkaTransport();
     for (let delay = 500; !this.stopping; delay = Math.min(delay * 2, 10_000)) {
       try {
         // Topics are created explicitly (brokers here do not auto-create them); the consumers' start does it too.
-        await ensureCashInTopics(createKafka(this.config.kafkaBrokers, 'pix-api-admin'));
+        await ensureCashInTopics(createKafka(this.config.kafkaBrokers, 'pix-api-admin', KAFKA_RETRY, this.kafkaLogs));
         await publisher.connect();
         this.logger.log(`cash-ins over Kafka at ${this.config.kafkaBrokers.join(',')}; consumer groups joining in the background`);
         return;
@@ -121,6 +124,7 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
     for (const stop of this.stops.reverse()) await stop().catch((e) => this.logger.error(String(e)));
+    this.kafkaLogs?.close();
   }
 
   /** The notifier's outbox for the operator endpoints (local mode), resolved when used. */

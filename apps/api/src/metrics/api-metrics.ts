@@ -62,8 +62,8 @@ export function installApiMetrics(app: NestFastifyApplication, config: AppConfig
 
   if (config.kafkaBrokers.length > 0) {
     const groups = [config.settlementGroupId, ...(config.mode === 'local' ? ['pix-notifier'] : [])];
-    const { ConsumerLagPoller, createKafka } = kafkaTransport();
-    const poller = new ConsumerLagPoller(createKafka(config.kafkaBrokers, 'pix-api-metrics'), groups);
+    const { ConsumerLagPoller, createKafka, KAFKA_RETRY } = kafkaTransport();
+    const poller = new ConsumerLagPoller(createKafka(config.kafkaBrokers, 'pix-api-metrics', KAFKA_RETRY, app.get(CashInWiring, { strict: false }).kafkaLogs), groups);
     installConsumerLagMetrics(metrics, () => poller.lags());
     fastify.addHook('onReady', async () => poller.start());
     fastify.addHook('onClose', async () => poller.stop());
