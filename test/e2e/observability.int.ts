@@ -42,6 +42,16 @@ describe('production logs and metrics', () => {
     return r.text();
   };
 
+  it("names the real paths in the start-up route list (Nest's RoutesResolver put /v2 before /health and /qr)", () => {
+    const msgs = api
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => (JSON.parse(l) as { msg: string }).msg);
+    expect(msgs).toEqual(expect.arrayContaining(['Mapped {/health, GET} route', 'Mapped {/qr/v2/jwks, GET} route', 'Mapped {/v2/cobv/:txid, PUT} route']));
+    expect(msgs.filter((m) => /\/v2\/(health|qr|oauth)\b/.test(m))).toEqual([]);
+  });
+
   it('answers /metrics only with the token', async () => {
     expect((await fetch(`${origin}/metrics`)).status).toBe(401);
     expect((await fetch(`${origin}/metrics`, { headers: { authorization: 'Bearer wrong-token-wrong-token-wrong' } })).status).toBe(401);

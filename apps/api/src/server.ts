@@ -20,8 +20,14 @@ import { installApiDocs } from './docs/docs-routes';
 import { collectServedRoutes } from './docs/served-routes';
 import { connectCashInConsumers } from './messaging/cash-in-consumers';
 
-/** The API's logger: JSON lines or pretty ones (LOG_FORMAT), secrets and personal data scrubbed. */
-export const apiLogger = (config: AppConfig) => new AppLogger({ format: config.logFormat, level: config.logLevel, base: { service: 'pix-api' } });
+/**
+ * The API's logger: JSON lines or pretty ones (LOG_FORMAT), secrets and personal data scrubbed.
+ * Nest's RoutesResolver names each controller with the global prefix, even those excluded from it
+ * (`HealthController {/v2/health}` for /health, `{/v2/qr/v2}` for /qr/v2): dropped, since
+ * RouterExplorer's `Mapped {/health, GET} route` lines that follow show every real path.
+ */
+export const apiLogger = (config: AppConfig) =>
+  new AppLogger({ format: config.logFormat, level: config.logLevel, base: { service: 'pix-api' }, omitContexts: ['RoutesResolver'] });
 
 /** Builds the API on Fastify; the caller decides where it listens. */
 /** Longest a client may take to send a whole request. */

@@ -12,6 +12,8 @@ export interface AppLoggerOptions {
   base?: Record<string, string>;
   /** Where lines go; standard output unless told (tests capture here). */
   destination?: NodeJS.WritableStream;
+  /** Contexts whose lines are dropped (e.g. Nest's `RoutesResolver`, whose prefixes are wrong for routes outside the global prefix). */
+  omitContexts?: string[];
 }
 
 const NEST_LEVELS: Record<LogLevel, pino.Level> = { log: 'info', error: 'error', warn: 'warn', debug: 'debug', verbose: 'trace', fatal: 'fatal' };
@@ -26,6 +28,7 @@ const looksLikeStack = (s: unknown) => typeof s === 'string' && /\n\s+at /.test(
 export class AppLogger implements LoggerService {
   readonly pino: Pino;
   private readonly pretty: boolean;
+  private readonly omitted: ReadonlySet<string>;
 
   constructor(options: AppLoggerOptions) {
     // Standard output is written once per event-loop turn (see coalescedOutput); a given destination (tests) line by line.
@@ -46,6 +49,7 @@ export class AppLogger implements LoggerService {
         : undefined;
     const stream = prettify ? { write: (line: string) => out.write(prettify(line)) } : out;
     this.pretty = prettify !== undefined;
+    this.omitted = new Set(options.omitContexts);
     this.pino = pino(
       {
         level: options.level,
@@ -93,6 +97,7 @@ export class AppLogger implements LoggerService {
   private write(level: pino.Level, message: unknown, rest: unknown[], stack?: string): void {
     if (!this.pino.isLevelEnabled(level)) return;
     const context = typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
+    if (context && this.omitted.has(context)) return;
     const fields: Record<string, unknown> = {};
     if (context) fields.context = context;
     const correlationId = currentCorrelationId();
