@@ -1,4 +1,5 @@
-import { createTestDatabase, type TestDatabase } from '@pix/testing';
+import { createTestDatabase, testPool, type TestDatabase } from '@pix/testing';
+import { NotificationOutbox } from '@pix/webhook-delivery';
 import { freePort } from '../support/api-process';
 import { kafkaBrokers } from '../support/kafka-client';
 import { startNotifierProcess, type NotifierProcess } from '../support/notifier-process';
@@ -83,6 +84,28 @@ describe('notifier operator endpoints', () => {
     const r = await fetch(`${withToken!.base}/notifier/resend`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body });
     expect(r.status).toBe(413);
     expect(await r.json()).toMatchObject({ type: 'https://pix.bcb.gov.br/api/v2/error/RequisicaoInvalida', status: 413, detail: 'O corpo da requisição excede o tamanho máximo permitido.' });
+  });
+
+  it("never shows a stored webhook URL's query or userinfo, in rows written whole before that rule either", async () => {
+    const pool = testPool(db.url, 1);
+    try {
+      const outbox = await NotificationOutbox.create(pool);
+      const e2e = 'E12345678202611230000legacyurl01';
+      const { id } = await outbox.enqueue({ endToEndId: e2e, chave: 'key-legacy-url', txid: 'txidlegacyurl0000000000001', pix: { endToEndId: e2e, txid: 'txidlegacyurl0000000000001', chave: 'key-legacy-url', valor: '1.00', horario: '2026-11-23T10:00:00.000Z' } });
+      await pool.query(
+        `INSERT INTO webhook_outbox_attempts (notification_id, attempt, attempted_at, url, status_code, latency_ms, error, outcome)
+         VALUES ($1, 1, now(), 'https://u:QPASSQ@hooks.example:8443/cb?tok=QSECRETQ/pix', 500, 3, 'HTTP 500', 'retry')`,
+        [id],
+      );
+      const get = (path: string) => fetch(`${withToken!.base}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } }).then(async (r) => [r.status, await r.text()] as const);
+      for (const [status, text] of [await get(`/notifier/notifications/${id}`), await get('/notifier/notifications?limit=200')]) {
+        expect(status).toBe(200);
+        expect(text).toContain('"url":"https://hooks.example:8443/cb?…"');
+        expect(text).not.toMatch(/QSECRETQ|QPASSQ/);
+      }
+    } finally {
+      await pool.end();
+    }
   });
 
   it('keeps the operator endpoints shut when no token is configured', async () => {

@@ -59,7 +59,8 @@ describe('webhook delivery: the request, deduplication and cancellation', () => 
     const [request] = await waitFor('the request', () => receiver.byId(id).length === 1 && receiver.byId(id));
     expect(request.url).toBe('/hook?a=/pix');
     await waitFor('delivered', async () => (await h.outbox.get(id))?.status === 'delivered');
-    expect((await h.outbox.attempts(id))[0].url).toBe(`${receiver.baseUrl}/hook?a=/pix`);
+    // The attempt log keeps what the logs show: the query (and the /pix after it) is left out.
+    expect((await h.outbox.attempts(id))[0].url).toBe(`${receiver.baseUrl}/hook?…`);
   });
 
   it('logs the attempt with scheme, host, port and path but not the query (receivers put tokens there)', async () => {

@@ -41,6 +41,14 @@ describe('HttpSender', () => {
     expect(elsewhere.requests).toEqual([]);
   });
 
+  it("notes a redirect's Location as the logs show a URL: no query or userinfo (the error is stored and shown)", async () => {
+    const redirecting = await receiver({ responder: (req) => ({ status: 307, headers: { location: req.url === '/rel' ? '/next?tok=QSECRETQ' : 'https://u:QPWQ@other.example:8443/x?tok=QSECRETQ' } }) });
+    const absolute = await sender(true).send(`${redirecting.baseUrl}/abs`, '{}', {});
+    expect(absolute.error).toBe('HTTP 307: redirect not followed (Location: https://other.example:8443/x?…)');
+    const relative = await sender(true).send(`${redirecting.baseUrl}/rel`, '{}', {});
+    expect(relative.error).toBe(`HTTP 307: redirect not followed (Location: ${redirecting.baseUrl}/next?…)`);
+  });
+
   it('a name that was public at registration and resolves to 127.0.0.1 at delivery reaches nothing', async () => {
     const inside = await receiver();
     const url = `http://rebind.example:${inside.port}/hook/pix`;

@@ -3,6 +3,7 @@ import https from 'node:https';
 import type net from 'node:net';
 import { createSecureContext } from 'node:tls';
 import type { DeliveryTlsOptions } from './config';
+import { urlForLog } from './log-url';
 import { isPrivateLiteralTarget, safeLookup } from './safe-target';
 
 export interface SendResult {
@@ -36,7 +37,8 @@ export class HttpSender {
    * POSTs `body` and resolves (never rejects) once the answer has been read or the whole-request
    * deadline has passed; on time-out the socket is destroyed, so nothing of ours is left in flight.
    * Redirects are never followed (node's client does not): a 3xx is a failed attempt, and its
-   * Location (which could point anywhere, internal addresses included) is only noted.
+   * Location (which could point anywhere, internal addresses included) is only noted, as the logs
+   * show a URL: the error is stored and shown to operators, and a query there may carry a token.
    */
   send(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
     const started = process.hrtime.bigint();
@@ -81,7 +83,7 @@ export class HttpSender {
         response.on('error', (error) => finish({ statusCode, retryAfter, error: `response aborted: ${error.message}` }));
         response.on('end', () => {
           let error: string | null = null;
-          if (statusCode !== null && statusCode >= 300 && statusCode < 400) error = `HTTP ${statusCode}: redirect not followed${location ? ` (Location: ${location})` : ''}`;
+          if (statusCode !== null && statusCode >= 300 && statusCode < 400) error = `HTTP ${statusCode}: redirect not followed${location ? ` (Location: ${locationForLog(location, target)})` : ''}`;
           else if (statusCode === null || statusCode < 200 || statusCode >= 300) error = `HTTP ${statusCode}`;
           finish({ statusCode, retryAfter, error });
         });
@@ -94,6 +96,15 @@ export class HttpSender {
   close(): void {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
+  }
+}
+
+/** A Location, relative ones resolved against the request's URL, without query or userinfo. */
+function locationForLog(location: string, base: URL): string {
+  try {
+    return urlForLog(new URL(location, base).href);
+  } catch {
+    return '(invalid url)';
   }
 }
 

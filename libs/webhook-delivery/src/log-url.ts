@@ -13,3 +13,13 @@ export function urlForLog(raw: string): string {
   }
   return `${url.protocol}//${url.host}${url.pathname}${url.search ? '?…' : ''}${url.hash ? '#…' : ''}`;
 }
+
+/**
+ * A target URL as attempt records keep and show it: the same as the logs (`urlForLog`), so the
+ * operator endpoint never shows a receiver's query token. Applied when writing and again when
+ * reading: rows written before (or by an older process during a rolling upgrade) still hold the
+ * whole URL (ADR 7). Idempotent: a shown URL shows unchanged.
+ */
+export function urlForRecord(raw: string | null): string | null {
+  return raw === null ? null : urlForLog(raw);
+}

@@ -1,3 +1,4 @@
+import { urlForRecord } from './log-url';
 import type { DeliveryAttempt, NotificationStatus, OutboxNotification } from './types';
 
 /** Column list shared by the queries that return whole notifications. */
@@ -28,7 +29,8 @@ export function toAttempt(row: Record<string, any>): DeliveryAttempt {
   return {
     attempt: row.attempt,
     at: row.attempted_at,
-    url: row.url,
+    // Stripped on read too: rows from before urlForRecord was applied on write keep the query.
+    url: urlForRecord(row.url),
     statusCode: row.status_code,
     latencyMs: row.latency_ms,
     error: row.error,

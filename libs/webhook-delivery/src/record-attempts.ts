@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import type { ClaimedNotification } from './claim';
 import type { AttemptRecord } from './record-result';
+import { urlForRecord } from './log-url';
 
 /** One finished delivery and what its POST did. */
 export interface FinishedDelivery {
@@ -62,7 +63,7 @@ export async function recordAttempts(pool: Pool, finished: FinishedDelivery[], l
       column((f) => describeFailure(f.record)),
       column((f) => f.claim.attempt),
       column((f) => f.record.at),
-      column((f) => f.record.url),
+      column((f) => urlForRecord(f.record.url)),
       column((f) => f.record.statusCode),
       column((f) => Math.round(f.record.latencyMs)),
       column((f) => f.record.error),

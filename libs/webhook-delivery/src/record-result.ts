@@ -5,9 +5,11 @@ import { inTransaction as inTransactionOn } from '@pix/event-store';
 import type { AttemptOutcome } from './types';
 import { describeFailure } from './record-attempts';
 import { STILL_PENDING } from './by-id-sql';
+import { urlForRecord } from './log-url';
 
 export interface AttemptRecord {
   at: Date;
+  /** The URL POSTed to, whole: the writers keep only what the logs show of it (`urlForRecord`). */
   url: string | null;
   statusCode: number | null;
   latencyMs: number;
@@ -83,6 +85,6 @@ async function logAttempt(client: PoolClient, claim: ClaimedNotification, record
   await client.query(
     `INSERT INTO webhook_outbox_attempts (notification_id, attempt, attempted_at, url, status_code, latency_ms, error, outcome, delivery_id, batch_size)
      SELECT n, $2, $3, $4, $5, $6, $7, $8, $9, $10 FROM unnest($1::uuid[]) AS n`,
-    [claim.items, claim.attempt, record.at, record.url, record.statusCode, Math.round(record.latencyMs), record.error, record.outcome, claim.id, claim.items.length],
+    [claim.items, claim.attempt, record.at, urlForRecord(record.url), record.statusCode, Math.round(record.latencyMs), record.error, record.outcome, claim.id, claim.items.length],
   );
 }

@@ -75,6 +75,7 @@ export interface DeliveryAttempt {
   /** 1-based attempt number within the current cycle (a resend starts a new cycle at 1). */
   attempt: number;
   at: Date;
+  /** The POST's URL as the logs show it: scheme, host, port and path ("?…" where a query was). */
   url: string | null;
   statusCode: number | null;
   latencyMs: number;
