@@ -14,7 +14,7 @@ export const USAGE = `usage: npm run admin -- <command> [options]
   client create --receiver <id> [--id <client id>] [--scopes <scope,scope,...>]
   client rotate-secret --id <client id>
   client scopes --id <client id> --scopes <scope,scope,...>
-  client disable --id <client id>
+  client disable --id <client id>   (for good: create a new client to restore access)
   client list
 
 Scopes: ${PIX_SCOPES.join(', ')} (default: all).
