@@ -297,6 +297,9 @@ describe('payload locations: what a payer’s bank reads', () => {
       // A charge pays its payload's valor.final: a valor beside it is refused, not silently ignored.
       expect(refusal(await pay({ pixCopiaECola: code, valor: '0.01' }))).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'valor']);
       expect(refusal(await pay({ txid, valor: '1.00' }))).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'valor']);
+      // And to the key its payload names: a chave beside it is refused too.
+      expect(refusal(await pay({ pixCopiaECola: code, chave: 'outra@loja.example' }))).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'chave']);
+      expect(refusal(await pay({ txid, chave: '5f84a4c5-c5cb-4599-9f13-7eb4d419dacc' }))).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'chave']);
       const foreign = buildDynamicBrCode({ location: `evil.example.com${locationPath(code).path}`, merchantName: 'X', merchantCity: 'Y' });
       const notOurs = await pay({ pixCopiaECola: foreign });
       expect(refusal(notOurs)).toEqual([400, problemTypeUri('CobVOperacaoInvalida'), 'pixCopiaECola']);

@@ -68,6 +68,9 @@ export class SandboxCashInController {
     // A charge is paid its payload's valor.final for the date: a valor beside it would be ignored.
     if (b.valor !== undefined && (b.txid !== undefined || b.pixCopiaECola !== undefined))
       throw invalid('valor vale para um Pix sem cobrança (chave e valor): uma cobrança (txid ou pixCopiaECola) é paga pelo valor.final do seu payload.', 'valor');
+    // Likewise its key: a charge is paid to the key its payload names.
+    if (b.chave !== undefined && (b.txid !== undefined || b.pixCopiaECola !== undefined))
+      throw invalid('chave vale para um Pix sem cobrança (chave e valor): uma cobrança (txid ou pixCopiaECola) é paga à chave do seu payload.', 'chave');
     const data = checkPaymentDate(b.data);
     if (data !== undefined && b.txid === undefined && b.pixCopiaECola === undefined) throw invalid('data vale para o pagamento de uma cobrança (txid ou pixCopiaECola).', 'data');
     const now = this.clock.now();
