@@ -100,7 +100,7 @@ export async function startApi(databaseUrl: string, nodeArgs: string[] = [], ext
   const port = await freePort();
   // The bench's receiver listens on 127.0.0.1, which production mode otherwise refuses; the
   // per-client rate limit (200/s by default) would cap what the bench measures.
-  const env = { MODE: 'production', AUTH_TOKEN_KEY: TEST_TOKEN_KEY, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...testPayloadSigningEnv(), ...extra };
+  const env = { MODE: 'production', SHUTDOWN_DELAY: '0', AUTH_TOKEN_KEY: TEST_TOKEN_KEY, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...testPayloadSigningEnv(), ...extra };
   const api = await start('api', 'apps/api/src/main.js', env, port, '/health', nodeArgs);
   setApiToken(await fetchToken(api.url, TEST_CLIENT.clientId, TEST_CLIENT.secret));
   return api;

@@ -117,6 +117,8 @@ export async function startApiProcess(databaseUrl: string, port: number, env: Re
       HOST: '127.0.0.1',
       // Test receivers listen on 127.0.0.1, which production mode otherwise refuses.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      // No load balancer to wait for: SIGTERM in a test stops at once unless the test sets a delay.
+      SHUTDOWN_DELAY: '0',
       ...testPayloadSigningEnv(),
       ...env,
     },

@@ -31,8 +31,9 @@ export async function startNotifierProcess(env: Record<string, string>, waitForK
   if (!env.NOTIFIER_PORT) throw new Error('startNotifierProcess: NOTIFIER_PORT is required');
   const child = spawn(process.execPath, [path.join(root, 'tools/launch.js'), 'apps/notifier/src/main.js'], {
     cwd: root,
-    // Test receivers listen on 127.0.0.1, which the notifier otherwise refuses.
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', NOTIFIER_OPERATOR_TOKEN: OPERATOR_TOKEN, ...env },
+    // Test receivers listen on 127.0.0.1, which the notifier otherwise refuses. No load balancer
+    // to wait for: SIGTERM stops at once unless the test sets SHUTDOWN_DELAY.
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SHUTDOWN_DELAY: '0', NOTIFIER_OPERATOR_TOKEN: OPERATOR_TOKEN, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

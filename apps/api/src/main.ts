@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { beginDraining } from '@pix/http-edge';
 import { exitOnStartupFailure, onShutdownSignals } from '@pix/observability';
 import { ConfigError, loadConfig, type AppConfig } from './config/config';
 import { startDatabase } from './infrastructure/database';
@@ -54,6 +55,10 @@ async function main(): Promise<void> {
     logger.warn(`webhook URLs may point at localhost and private addresses${config.mode === 'local' ? ' (local mode); http allowed' : ' (WEBHOOK_ALLOW_PRIVATE_TARGETS=true)'}`);
   onShutdownSignals({
     drainMs: config.shutdownDrainMs,
+    // First the delay: readiness 503 and every answer closing its connection, so a load balancer
+    // stops routing here while the port is still open; only then does the HTTP server close.
+    delayMs: config.shutdownDelayMs,
+    beginDelay: () => beginDraining(app.getHttpAdapter().getInstance()),
     log: (m) => logger.log(m),
     warn: (m) => logger.warn(m),
     // Nest closes the HTTP server first (new requests get 503, in-flight ones finish), then

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Pool } from 'pg';
-import { HttpProblemFilter, installHttpEdge, installStrictInput, withHttpEdge } from '@pix/http-edge';
+import { beginDraining, HttpProblemFilter, installHttpEdge, installStrictInput, withHttpEdge } from '@pix/http-edge';
 import { NOTIFICATION_OUTBOX } from '@pix/messaging';
 import type { NotificationOutbox } from '@pix/webhook-delivery';
 import { AppLogger, correlationIdOf, exitOnStartupFailure, installAccessLog, Metrics, onShutdownSignals } from '@pix/observability';
@@ -57,6 +57,10 @@ async function main(): Promise<void> {
   if (config.delivery.allowPrivateTargets) logger.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS=true: deliveries may reach private and loopback addresses');
   onShutdownSignals({
     drainMs: config.shutdownDrainMs,
+    // First the delay: readiness 503 and every answer closing its connection, so a load balancer
+    // stops routing here while the port is still open; only then does the HTTP server close.
+    delayMs: config.shutdownDelayMs,
+    beginDelay: () => beginDraining(app.getHttpAdapter().getInstance()),
     log: (m) => logger.log(m),
     warn: (m) => logger.warn(m),
     // HTTP first, then the consumer (uncommitted offsets are read again by another member) and

@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Injectable, Logger, Module, Res, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
+import { isDraining } from '@pix/http-edge';
 import { Pool } from 'pg';
 import { EVENT_STORE_MIGRATIONS, EventStoreDbEventStore, migrate, PostgresEventStore, type EventStore } from '@pix/event-store';
 import { OUTBOX_MIGRATIONS } from '@pix/webhook-delivery';
@@ -34,7 +35,8 @@ const PROBE_TIMEOUT_MS = 2000;
 /**
  * Probes, open without a token. `live`: the process answers. `ready` (and `/health`, its alias):
  * the database and the Kafka cluster answer, so cash-ins can be taken into the outbox and
- * delivered; 503 with Retry-After while either does not. The consumer group joins in the background and is reported.
+ * delivered; 503 with Retry-After while either does not, and 503 once a shutdown has begun
+ * (SHUTDOWN_DELAY). The consumer group joins in the background and is reported.
  * The age of the oldest undelivered notification is the number to alert on.
  */
 @Controller('health')
@@ -56,6 +58,10 @@ class HealthController {
 
   @Get('ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply) {
+    if (isDraining(reply)) {
+      void reply.status(503);
+      return { status: 'shutting down' };
+    }
     const cluster = (await this.kafka.cluster.check()) === undefined ? 'up' : 'unreachable';
     const kafka = { consumer: this.kafka.consumer, cluster };
     let timer: NodeJS.Timeout | undefined;

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { connect } from 'node:net';
+import { beginDraining } from './closing';
 import { repeatedSingleField } from './duplicate-headers';
 import { problemForStatus } from './edge-problem';
 import { installHttpEdge, withHttpEdge } from './http-edge';
@@ -72,6 +73,28 @@ describe('http-edge on a bare Fastify', () => {
     expect(second).toMatch(/\r\nretry-after: 1\r\n/i);
     expect(second).toMatch(/\r\nconnection: close\r\n/i);
     expect(JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4))).toMatchObject({ type: 'https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel', status: 503 });
+  });
+
+  it('once draining has begun, serves requests on a kept-alive connection, pipelined ones included, and closes it after the last answer', async () => {
+    const text = exchange(port, [
+      { afterMs: 0, bytes: 'GET /fast HTTP/1.1\r\nHost: t\r\n\r\n' },
+      { afterMs: 100, bytes: 'GET /slow HTTP/1.1\r\nHost: t\r\n\r\nGET /fast HTTP/1.1\r\nHost: t\r\n\r\n' },
+    ]);
+    setTimeout(() => beginDraining(fastify), 50);
+    setTimeout(() => release(), 200);
+    const answers = (await text).split(/(?=HTTP\/1\.1 )/);
+    expect(answers.map((a) => [a.slice(0, 12), /\r\nconnection: (\S+)\r\n/i.exec(a)?.[1]])).toEqual([
+      ['HTTP/1.1 200', 'keep-alive'],
+      ['HTTP/1.1 200', 'keep-alive'],
+      ['HTTP/1.1 200', 'close'],
+    ]);
+  });
+
+  it('an answer in flight when the server starts closing closes its connection', async () => {
+    const text = exchange(port, [{ afterMs: 0, bytes: 'GET /slow HTTP/1.1\r\nHost: t\r\n\r\n' }]);
+    setTimeout(() => void fastify.close(), 100);
+    setTimeout(() => release(), 200);
+    expect(await text).toMatch(/^HTTP\/1\.1 200 [^]*\r\nconnection: close\r\n/i);
   });
 });
 

@@ -32,6 +32,11 @@ export function installPipelineOrder(server: Server): void {
   } as Server['emit'];
 }
 
+/** Whether requests parsed on `socket` still wait for the responses before them (so it must stay open). */
+export function hasPipelinedRequests(socket: Socket | null): boolean {
+  return ((socket as Queued | null)?.[waiting]?.length ?? 0) > 0;
+}
+
 function dropped(request: IncomingMessage, why: string): boolean {
   logger.debug(`pipelined ${request.method} ${request.url?.slice(0, 80)} not executed: ${why}`);
   return true;

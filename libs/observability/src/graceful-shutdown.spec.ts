@@ -32,6 +32,22 @@ describe('runShutdown', () => {
     expect(s.said.join('\n')).toMatch(/drain time of 50 ms ran out/);
   });
 
+  it('with a delay: begins it at once, runs no step until it has passed, and does not count it in the drain time', async () => {
+    const order: string[] = [];
+    const s = plan([async () => void order.push('http')], 50);
+    s.p.delayMs = 150;
+    s.p.beginDelay = () => void order.push('readiness 503');
+    const started = Date.now();
+    const done = runShutdown(s.p, 'SIGTERM');
+    await wait(100);
+    expect(order).toEqual(['readiness 503']);
+    await done;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(145);
+    expect(order).toEqual(['readiness 503', 'http']);
+    expect(s.code()).toBe(0);
+    expect(s.said[0]).toMatch(/SIGTERM: shutting down: readiness answers 503, requests still served for 150 ms, then drain up to 50 ms/);
+  });
+
   it('exits 1 when a step fails', async () => {
     const s = plan([() => Promise.reject(new Error('pool gone'))]);
     await runShutdown(s.p, 'SIGTERM');

@@ -1,6 +1,9 @@
 /** What a process does to stop: each step in order (stop serving, drain, close stores). */
 export interface ShutdownPlan {
   drainMs: number;
+  /** Kept serving this long first, after `beginDelay` (readiness 503), so a load balancer stops routing here before the port closes. */
+  delayMs?: number;
+  beginDelay?: () => void;
   log(message: string): void;
   warn(message: string): void;
   steps: (() => Promise<void>)[];
@@ -10,7 +13,7 @@ export interface ShutdownPlan {
 }
 
 /**
- * SIGTERM or SIGINT: run the steps (the HTTP server first: it stops accepting and lets in-flight
+ * SIGTERM or SIGINT: the delay first (everything served, readiness 503), then run the steps (the HTTP server first: it stops accepting and lets in-flight
  * requests finish; consumers and workers then finish or release their work) and exit 0. If they
  * take longer than the drain time, or a second signal comes, exit 1 at once: nothing is lost,
  * because every unfinished piece of work is still stored (an unacknowledged message, a leased
@@ -31,7 +34,13 @@ export function onShutdownSignals(plan: ShutdownPlan, signals: NodeJS.Signals[] 
 }
 
 export async function runShutdown(plan: ShutdownPlan, reason: string): Promise<void> {
-  plan.log(`${reason}: shutting down (drain up to ${plan.drainMs} ms)`);
+  const delayMs = plan.delayMs ?? 0;
+  if (delayMs > 0) {
+    plan.beginDelay?.();
+    plan.log(`${reason}: shutting down: readiness answers 503, requests still served for ${delayMs} ms, then drain up to ${plan.drainMs} ms`);
+    // Not unref'd: the listening server keeps the process up anyway, and the delay must run out.
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+  } else plan.log(`${reason}: shutting down (drain up to ${plan.drainMs} ms)`);
   const started = Date.now();
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<'expired'>((resolve) => {

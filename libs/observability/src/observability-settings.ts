@@ -6,9 +6,11 @@ export interface ObservabilitySettings {
   metricsToken?: string;
   /** How long a shutdown waits for in-flight requests and deliveries before it exits anyway. */
   shutdownDrainMs: number;
+  /** How long a shutdown keeps serving, readiness 503, before it stops accepting (0: stop at once). */
+  shutdownDelayMs: number;
 }
 
-/** LOG_FORMAT, METRICS_TOKEN and SHUTDOWN_DRAIN_MS, validated with the rest of the configuration (shared by both apps). */
+/** LOG_FORMAT, METRICS_TOKEN, SHUTDOWN_DRAIN_MS and SHUTDOWN_DELAY, validated with the rest of the configuration (shared by both apps). */
 export function loadObservabilitySettings(env: Record<string, string | undefined>, local: boolean, problems: string[]): ObservabilitySettings {
   const logFormat = (env.LOG_FORMAT || (local ? 'pretty' : 'json')) as ObservabilitySettings['logFormat'];
   if (logFormat !== 'json' && logFormat !== 'pretty') problems.push(`LOG_FORMAT must be json or pretty, got "${env.LOG_FORMAT}"`);
@@ -18,5 +20,22 @@ export function loadObservabilitySettings(env: Record<string, string | undefined
   const drain = env.SHUTDOWN_DRAIN_MS ?? '10000';
   const shutdownDrainMs = /^\d{1,7}$/.test(drain) ? Number(drain) : NaN;
   if (!(shutdownDrainMs >= 100 && shutdownDrainMs <= 600_000)) problems.push(`SHUTDOWN_DRAIN_MS must be a whole number of milliseconds from 100 to 600000, got "${drain}"`);
-  return { logFormat, metricsToken, shutdownDrainMs };
+  return { logFormat, metricsToken, shutdownDrainMs, shutdownDelayMs: loadShutdownDelay(env, local, problems) };
+}
+
+const DELAY_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
+
+/**
+ * SHUTDOWN_DELAY, a duration (`500ms`, `5s`, `1m`; a bare number is ms) from 0 to 10 minutes.
+ * Production waits 5 s by default: long enough for a load balancer polling readiness every few
+ * seconds (or Kubernetes removing the pod's endpoint) to stop routing here before the port closes.
+ * Local mode waits 0, so Ctrl-C stays instant.
+ */
+function loadShutdownDelay(env: Record<string, string | undefined>, local: boolean, problems: string[]): number {
+  const raw = env.SHUTDOWN_DELAY;
+  if (raw === undefined || raw === '') return local ? 0 : 5000;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/.exec(raw);
+  const ms = match ? Math.round(Number(match[1]) * DELAY_UNIT_MS[match[2] ?? 'ms']) : NaN;
+  if (!(ms >= 0 && ms <= 600_000)) problems.push(`SHUTDOWN_DELAY must be a duration from 0 to 10m (e.g. "5s", "500ms"), got "${raw}"`);
+  return ms;
 }

@@ -1,3 +1,4 @@
+import { beginDraining } from '@pix/http-edge';
 import type { AppConfig } from '../config/config';
 import { HealthController } from './health.controller';
 import { Readiness } from './readiness';
@@ -5,8 +6,9 @@ import { Readiness } from './readiness';
 // Readiness with an asynchronous read model (as on EventStoreDB): 503 once it lags past the bound.
 describe('readiness and projection lag', () => {
   const now = new Date('2026-11-23T12:00:00Z');
-  const reply = () => {
-    const r = { code: 200, headers: {} as Record<string, string>, status: (c: number) => ((r.code = c), r), header: (k: string, v: string) => ((r.headers[k] = v), r) };
+  const server = {};
+  const reply = (on = server) => {
+    const r = { server: { server: on }, code: 200, headers: {} as Record<string, string>, status: (c: number) => ((r.code = c), r), header: (k: string, v: string) => ((r.headers[k] = v), r) };
     return r;
   };
   const controller = (recordedAt: Date | undefined, bound = 30) => {
@@ -30,5 +32,14 @@ describe('readiness and projection lag', () => {
     expect([r.code, r.headers['retry-after'], body.status, body.projectionLag]).toEqual([503, '2', 'unavailable', 'behind']);
     const off = reply();
     expect(((await controller(new Date(0), 0).ready(off as never)) as any).status).toBe('ok');
+  });
+
+  it('answers 503 saying it is shutting down once the shutdown delay has begun, whatever its dependencies', async () => {
+    const stopping = {};
+    beginDraining({ server: stopping } as never);
+    const r = reply(stopping);
+    expect([await controller(undefined).ready(r as never), r.code]).toEqual([{ status: 'shutting down' }, 503]);
+    const other = reply();
+    expect(((await controller(undefined).ready(other as never)) as any).status).toBe('ok');
   });
 });

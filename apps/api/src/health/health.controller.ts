@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Pool } from 'pg';
+import { isDraining } from '@pix/http-edge';
 import type { EventStore } from '@pix/event-store';
 import { countSolicitacoesEmProcessamento } from '@pix/read-models';
 import { Public } from '../auth/auth-context';
@@ -18,7 +19,8 @@ const PROBE_TIMEOUT_MS = 2000;
  * Probes, open without a token. `live`: the process answers (restart it if not). `ready` (and
  * `/health`, its alias): the database answers, so writes can be served, and the Kafka cluster
  * answers when one is configured (settlement needs it); 503 while either does not. Kafka
- * consumers join in the background and are reported, not waited for. Plus what an
+ * consumers join in the background and are reported, not waited for. 503 once a shutdown has
+ * begun (SHUTDOWN_DELAY), while every other request is still served. Plus what an
  * operator wants first: where each read model is, batch work pending (counts only).
  */
 @Public()
@@ -54,6 +56,7 @@ export class HealthController {
 
   @Get('ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply) {
+    if (isDraining(reply)) return shuttingDown(reply);
     const dependencies = await this.readiness.dependencies();
     const common = { eventStore: this.store.name, projections: this.projections.checkpoints(), ...this.readiness.snapshot(), ...dependencies.states };
     try {
@@ -69,6 +72,12 @@ export class HealthController {
       return { status: 'unavailable', database: 'unreachable', ...common };
     }
   }
+}
+
+/** No Retry-After: this instance will not be back; the load balancer should route elsewhere. */
+function shuttingDown(reply: FastifyReply) {
+  void reply.status(503);
+  return { status: 'shutting down' };
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
