@@ -89,6 +89,22 @@ if (!BROKERS) {
       expect(n.output()).toMatch(/stopped cleanly in \d+ ms/);
     });
 
+    it('with SHUTDOWN_DELAY it first answers readiness 503 while its operator endpoints are still served, then exits 0', async () => {
+      const n = await notifier({ SHUTDOWN_DELAY: '1500ms' });
+      expect((await n.get('/health/ready')).status).toBe(200);
+      const exited = exitOf(n);
+      const signalled = Date.now();
+      n.child.kill('SIGTERM');
+      let ready = await n.get('/health/ready');
+      for (; ready.status === 200 && Date.now() < signalled + 700; await new Promise((r) => setTimeout(r, 20))) ready = await n.get('/health/ready');
+      expect(ready).toEqual({ status: 503, body: { status: 'shutting down' } });
+      expect((await n.get('/health/live')).status).toBe(200);
+      expect((await n.get('/notifier/stats')).status).toBe(200);
+      expect(Date.now() - signalled).toBeLessThan(1500);
+      expect(await exited).toBe(0);
+      expect(Date.now() - signalled).toBeGreaterThanOrEqual(1500);
+    });
+
     it('when the drain time runs out it exits 1, and another notifier delivers the notification with the same id', async () => {
       slowMs = 4000;
       const n = await notifier({ SHUTDOWN_DRAIN_MS: '300' });
