@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { fetchToken, provisionAccess, TEST_CLIENT, TEST_TOKEN_KEY } from '../support/api-process';
+import { fetchToken, PRODUCTION_TEST_DEFAULTS, provisionAccess, TEST_CLIENT, TEST_TOKEN_KEY } from '../support/api-process';
 import { testPayloadSigningEnv } from '../support/payload-keys';
 import { setApiToken } from './auth';
 import { RECEBEDOR } from './fixtures';
@@ -100,7 +100,7 @@ export async function startApi(databaseUrl: string, nodeArgs: string[] = [], ext
   const port = await freePort();
   // The bench's receiver listens on 127.0.0.1, which production mode otherwise refuses; the
   // per-client rate limit (200/s by default) would cap what the bench measures.
-  const env = { MODE: 'production', SHUTDOWN_DELAY: '0', AUTH_TOKEN_KEY: TEST_TOKEN_KEY, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...testPayloadSigningEnv(), ...extra };
+  const env = { MODE: 'production', SHUTDOWN_DELAY: '0', AUTH_TOKEN_KEY: TEST_TOKEN_KEY, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...testPayloadSigningEnv(), ...PRODUCTION_TEST_DEFAULTS(port), ...extra };
   const api = await start('api', 'apps/api/src/main.js', env, port, '/health', nodeArgs);
   setApiToken(await fetchToken(api.url, TEST_CLIENT.clientId, TEST_CLIENT.secret));
   return api;

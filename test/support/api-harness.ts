@@ -3,7 +3,7 @@ import { createResponseValidator, createTestDatabase, type TestDatabase } from '
 import { loadConfig, type AppConfig } from '../../apps/api/src/config/config';
 import type { Clock } from '../../apps/api/src/shared/ports';
 import { createApiApp } from '../../apps/api/src/server';
-import { fetchToken, provisionAccess, TEST_CLIENT, TEST_PIX_KEY, TEST_TOKEN_KEY } from './api-process';
+import { fetchToken, PRODUCTION_TEST_DEFAULTS, provisionAccess, TEST_CLIENT, TEST_PIX_KEY, TEST_TOKEN_KEY } from './api-process';
 import { testPayloadSigningEnv } from './payload-keys';
 
 export interface ApiResponse {
@@ -50,8 +50,8 @@ export async function startApi(options: { env?: Record<string, string>; db?: Tes
   const env: Record<string, string> = { MODE: 'local', PORT: '0', LOG_LEVEL: 'error', ...options.env };
   if (env.AUTH_TOKEN_KEY === undefined && env.DATA_DIR === undefined) env.AUTH_TOKEN_KEY = TEST_TOKEN_KEY;
   if (env.MODE === 'production') env.DATABASE_URL ??= db.url;
-  // Production requires the payload-signing key and certificate; a test may still set its own (or '').
-  if (env.MODE === 'production') for (const [name, value] of Object.entries(testPayloadSigningEnv())) env[name] ??= value;
+  // Production requires the payload-signing key and certificate, LOCATION_HOST and KAFKA_BROKERS; a test may still set its own (or '').
+  if (env.MODE === 'production') for (const [name, value] of Object.entries({ ...testPayloadSigningEnv(), ...PRODUCTION_TEST_DEFAULTS(env.PORT) })) env[name] ??= value;
   const config = loadConfig(env);
   let client = { clientId: config.auth.localClientId, secret: config.auth.localClientSecret };
   if (config.mode === 'production') {

@@ -84,6 +84,12 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * What production requires and most tests do not exercise: the location host the API's own
+ * port would have given, and no Kafka, said explicitly. A test with a broker sets KAFKA_BROKERS.
+ */
+export const PRODUCTION_TEST_DEFAULTS = (port: number | string) => ({ LOCATION_HOST: `localhost:${port}`, KAFKA_BROKERS: 'none' });
+
 export interface ApiProcess {
   base: string;
   /** A bearer token of the test client (every scope), fetched once the process is up. */
@@ -120,6 +126,7 @@ export async function startApiProcess(databaseUrl: string, port: number, env: Re
       // No load balancer to wait for: SIGTERM in a test stops at once unless the test sets a delay.
       SHUTDOWN_DELAY: '0',
       ...testPayloadSigningEnv(),
+      ...PRODUCTION_TEST_DEFAULTS(port),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -28,3 +28,15 @@ describe('notifier configuration', () => {
     );
   });
 });
+
+describe('notifier configuration: settings named, not guessed', () => {
+  const base = { KAFKA_BROKERS: 'kafka:9092', DATABASE_URL: 'postgres://p@db/pix' };
+  it('refuses KAFKA_BROKERS=none (the API\'s explicit "no settlement"): the notifier has nothing to do without a broker', () => {
+    expect(() => loadNotifierConfig({ ...base, KAFKA_BROKERS: 'none' })).toThrow(/KAFKA_BROKERS is required/);
+    expect(() => loadNotifierConfig({ ...base, KAFKA_BROKERS: 'none' })).not.toThrow(/is not host:port/);
+  });
+  it('validates HOST with the other settings', () => {
+    expect(() => loadNotifierConfig({ ...base, HOST: 'not a host!' })).toThrow(/HOST must be a host name or IP address/);
+    expect(loadNotifierConfig({ ...base, HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
+  });
+});

@@ -1,6 +1,6 @@
 import { loadDeliverySettings } from '@pix/messaging';
 import type { DeliveryConfig } from '@pix/webhook-delivery';
-import { loadObservabilitySettings, type ObservabilitySettings } from '@pix/observability';
+import { isListenHost, loadObservabilitySettings, type ObservabilitySettings } from '@pix/observability';
 
 export interface NotifierConfig extends ObservabilitySettings {
   port: number;
@@ -20,8 +20,8 @@ export function loadNotifierConfig(env: Record<string, string | undefined>): Not
   const port = Number(env.NOTIFIER_PORT ?? 8081);
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`NOTIFIER_PORT must be an integer from 0 to 65535, got "${env.NOTIFIER_PORT}"`);
   const kafkaBrokers = (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
-  if (kafkaBrokers.length === 0) problems.push('KAFKA_BROKERS is required (host:port[,host:port]): the notifier consumes cash-ins from Kafka');
-  for (const b of kafkaBrokers) if (!/^[A-Za-z0-9.-]+:\d+$/.test(b)) problems.push(`KAFKA_BROKERS: "${b}" is not host:port`);
+  if (kafkaBrokers.length === 0 || env.KAFKA_BROKERS?.trim() === 'none') problems.push('KAFKA_BROKERS is required (host:port[,host:port]): the notifier consumes cash-ins from Kafka');
+  else for (const b of kafkaBrokers) if (!/^[A-Za-z0-9.-]+:\d+$/.test(b)) problems.push(`KAFKA_BROKERS: "${b}" is not host:port`);
   const databaseUrl = env.DATABASE_URL ?? '';
   if (!/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL is required: PostgreSQL keeps the notification outbox (and the events, without EventStoreDB)');
   const groupId = env.NOTIFIER_GROUP_ID ?? 'pix-notifier';
@@ -30,11 +30,13 @@ export function loadNotifierConfig(env: Record<string, string | undefined>): Not
   const delivery = loadDeliverySettings(env, problems);
   const operatorToken = env.NOTIFIER_OPERATOR_TOKEN || undefined;
   if (operatorToken && operatorToken.length < 24) problems.push('NOTIFIER_OPERATOR_TOKEN must be at least 24 characters (e.g. `openssl rand -hex 24`)');
+  const host = env.HOST ?? '0.0.0.0';
+  if (!isListenHost(host)) problems.push(`HOST must be a host name or IP address to listen on (e.g. 0.0.0.0 or 127.0.0.1), got "${host}"`);
   const observability = loadObservabilitySettings(env, false, problems);
   if (problems.length > 0) throw new Error(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return {
     port,
-    host: env.HOST ?? '0.0.0.0',
+    host,
     kafkaBrokers,
     groupId,
     databaseUrl,

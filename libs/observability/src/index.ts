@@ -11,3 +11,4 @@ export * from './scrub';
 export * from './pino-logger';
 export * from './observability-settings';
 export * from './graceful-shutdown';
+export * from './listen';

@@ -23,7 +23,7 @@ describe('configuration', () => {
   it('takes no receiver from the environment in production: receivers come from `npm run admin`', () => {
     const keys = makePayloadKeyFiles(); // production requires the payload-signing key (ADR 11)
     const signing = { PAYLOAD_SIGNING_KEY_FILE: keys.file('current.key'), PAYLOAD_SIGNING_CERT_FILE: keys.file('current.crt') };
-    const c = loadConfig({ MODE: 'production', ...signing, DATABASE_URL: 'postgres://db/pix', AUTH_TOKEN_KEY: 'ab'.repeat(32), RECEIVER_CNPJ: '56989000019563', RECEIVER_PIX_KEYS: 'loja@example.com' });
+    const c = loadConfig({ MODE: 'production', ...signing, DATABASE_URL: 'postgres://db/pix', AUTH_TOKEN_KEY: 'ab'.repeat(32), LOCATION_HOST: 'pix.example.com', KAFKA_BROKERS: 'kafka:9092', RECEIVER_CNPJ: '56989000019563', RECEIVER_PIX_KEYS: 'loja@example.com' });
     expect(c.recebedor).toBeUndefined();
   });
 

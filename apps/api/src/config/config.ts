@@ -4,10 +4,12 @@ import type { DeliveryConfig } from '@pix/webhook-delivery';
 import { loadAuth, loadTls, type AuthConfig, type TlsConfig } from './access-config';
 import { loadPayloadSettings, type PayloadSettings } from './payload-config';
 import { loadSettlementGroupId } from './settlement-config';
-import { loadObservabilitySettings, type ObservabilitySettings } from '@pix/observability';
+import { KAFKA_NONE, loadKafkaBrokers, loadLocationHost } from './network-config';
+import { isListenHost, loadObservabilitySettings, type ObservabilitySettings } from '@pix/observability';
 
 export type { AuthConfig, TlsConfig } from './access-config';
 export type { PayloadSettings, PayloadSigningConfig } from './payload-config';
+export { KAFKA_NONE } from './network-config';
 
 export type Mode = 'local' | 'production';
 
@@ -89,9 +91,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   if (!local && !databaseUrl) problems.push('DATABASE_URL is required in production mode (PostgreSQL for read models and, without EVENTSTORE_CONNECTION_STRING, events)');
   const esdb = env.EVENTSTORE_CONNECTION_STRING || undefined;
   if (esdb && !/^(esdb|esdb\+discover|kurrentdb|kurrent):\/\//.test(esdb)) problems.push('EVENTSTORE_CONNECTION_STRING must start with esdb:// (or esdb+discover://)');
-  const locationHost = env.LOCATION_HOST ?? `localhost:${port}`;
-  if (!/^[a-z0-9.-]+(:\d+)?$/i.test(locationHost) || locationHost.length > 25)
-    problems.push(`LOCATION_HOST must be a host[:port] of at most 25 characters (the location must fit 77), got "${locationHost}"`);
+  const locationHost = loadLocationHost(env, local, port, problems);
+  const host = env.HOST ?? (local ? 'localhost' : '0.0.0.0');
+  if (!isListenHost(host)) problems.push(`HOST must be a host name or IP address to listen on (e.g. 0.0.0.0 or 127.0.0.1), got "${host}"`);
   const logLevel = (env.LOG_LEVEL ?? 'info') as AppConfig['logLevel'];
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) problems.push(`LOG_LEVEL must be debug, info, warn or error, got "${env.LOG_LEVEL}"`);
   const maxBodyBytes = int('MAX_BODY_BYTES', 4 * 1_048_576, 1024, 64 * 1_048_576);
@@ -100,6 +102,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const readyMaxProjectionLagSeconds = int('READY_MAX_PROJECTION_LAG_SECONDS', 30, 0, 86_400);
   const recebedor = local ? loadLocalRecebedor(env, problems) : undefined;
   const kafkaBrokers = loadKafkaBrokers(env, problems);
+  // Production without a broker would never settle a charge: refused unless said on purpose (KAFKA_BROKERS=none).
+  if (!local && kafkaBrokers.length === 0 && env.KAFKA_BROKERS?.trim() !== KAFKA_NONE)
+    problems.push(`KAFKA_BROKERS is required in production mode (host:port[,host:port]): without it no cash-in arrives and no charge settles; KAFKA_BROKERS=${KAFKA_NONE} runs this API without settlement on purpose`);
   const settlementGroupId = loadSettlementGroupId(env, problems);
   const delivery = loadDeliverySettings(env, problems);
   const auth = loadAuth(env, local, problems, int);
@@ -115,7 +120,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     mode,
-    host: env.HOST ?? (local ? 'localhost' : '0.0.0.0'),
+    host,
     port,
     basePath,
     dataDir: env.DATA_DIR ?? './data',
@@ -181,8 +186,12 @@ export interface AdminConfig {
 
 export function loadAdminConfig(env: Record<string, string | undefined>): AdminConfig {
   const problems: string[] = [];
+  const mode = env.MODE ?? 'local';
+  if (mode !== 'local' && mode !== 'production') problems.push(`MODE must be "local" or "production", got "${env.MODE}"`);
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must be a postgres:// connection URL');
+  // Production's receivers and clients live in its database: an embedded one in ./data would take them silently.
+  if (mode === 'production' && !databaseUrl) problems.push('DATABASE_URL is required in production mode: the database the API uses (receivers and clients are written there)');
   const esdb = env.EVENTSTORE_CONNECTION_STRING || undefined;
   if (esdb && !/^(esdb|esdb\+discover|kurrentdb|kurrent):\/\//.test(esdb)) problems.push('EVENTSTORE_CONNECTION_STRING must start with esdb:// (or esdb+discover://)');
   const cache = env.AUTH_CACHE_MS || '2000';
@@ -190,13 +199,6 @@ export function loadAdminConfig(env: Record<string, string | undefined>): AdminC
   if (!Number.isInteger(directoryCacheMs) || directoryCacheMs < 0 || directoryCacheMs > 600_000) problems.push(`AUTH_CACHE_MS must be an integer from 0 to 600000, got "${cache}"`);
   if (problems.length > 0) throw new ConfigError(problems);
   return { databaseUrl, eventStoreConnectionString: esdb, dataDir: env.DATA_DIR ?? './data', directoryCacheMs };
-}
-
-/** KAFKA_BROKERS: comma-separated host:port (empty: no Kafka). */
-function loadKafkaBrokers(env: Record<string, string | undefined>, problems: string[]): string[] {
-  const brokers = (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
-  for (const b of brokers) if (!/^[A-Za-z0-9.-]+:\d+$/.test(b)) problems.push(`KAFKA_BROKERS: "${b}" is not host:port`);
-  return brokers;
 }
 
 /** What `npm run dead-letters` needs: the Kafka cluster (local mode has none, and no dead-letter topic). */

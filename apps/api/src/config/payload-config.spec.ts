@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { ConfigError, loadConfig } from './config';
 import { makePayloadKeyFiles } from './payload-keys.fixture';
 
-const PRODUCTION = { MODE: 'production', DATABASE_URL: 'postgres://db/pix', AUTH_TOKEN_KEY: 'ab'.repeat(32) };
+const PRODUCTION = { MODE: 'production', DATABASE_URL: 'postgres://db/pix', AUTH_TOKEN_KEY: 'ab'.repeat(32), LOCATION_HOST: 'pix.example.com', KAFKA_BROKERS: 'kafka:9092' };
 
 const problemsOf = (env: Record<string, string>): string => {
   try {

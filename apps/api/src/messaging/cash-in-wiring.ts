@@ -101,7 +101,7 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
       this.publisher = bus;
       this.logger.log('cash-ins over the in-process transport (no KAFKA_BROKERS)');
     } else {
-      this.logger.warn('no KAFKA_BROKERS: this process receives no cash-ins');
+      this.logger.warn('KAFKA_BROKERS=none: this process receives no cash-ins, and no charge settles');
     }
   }
 
