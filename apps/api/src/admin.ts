@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Pool } from 'pg';
-import { EventStoreDbEventStore, PostgresEventStore, startEmbeddedPostgres, type EventStore } from '@pix/event-store';
+import { EventStoreDbEventStore, PostgresEventStore, startEmbeddedPostgres, withoutPassword, type EventStore } from '@pix/event-store';
 import { enableInlineProjections, inlineOn } from '@pix/read-models';
 import { NotificationOutbox } from '@pix/webhook-delivery';
 import { EXIT, runAdmin, USAGE } from './access/admin/cli';
@@ -25,10 +25,16 @@ async function main(): Promise<number> {
   const config = loadAdminConfig(process.env);
   let stopEmbedded: (() => Promise<void>) | undefined;
   let databaseUrl = config.databaseUrl;
-  if (!databaseUrl && !config.eventStoreConnectionString) {
+  // Said on every run (stderr, so scripts reading stdout are undisturbed): the wrong store is otherwise invisible.
+  if (config.eventStoreConnectionString) console.error(`admin: events in EventStoreDB at ${withoutPassword(config.eventStoreConnectionString)}`);
+  if (databaseUrl) console.error(`admin: using PostgreSQL at DATABASE_URL ${withoutPassword(databaseUrl)}`);
+  else if (!config.eventStoreConnectionString) {
+    const pgDir = path.resolve(config.dataDir, 'pg');
     databaseUrl = runningLocalDatabaseUrl(config.dataDir);
-    if (!databaseUrl) {
-      const pg = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'pg') });
+    if (databaseUrl) console.error(`admin: using the running local server's embedded PostgreSQL in ${pgDir} (DATA_DIR)`);
+    else {
+      console.error(`admin: starting the embedded PostgreSQL in ${pgDir} (DATA_DIR; local mode)`);
+      const pg = await startEmbeddedPostgres({ dataDir: pgDir });
       databaseUrl = pg.url;
       stopEmbedded = pg.stop;
     }

@@ -1,7 +1,6 @@
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
-import { startEmbeddedPostgres } from '@pix/event-store';
+import { assertPostgresReachable, startEmbeddedPostgres } from '@pix/event-store';
 import { StartupError } from '@pix/observability';
 import type { AppConfig } from '../config/config';
 
@@ -19,7 +18,7 @@ export const runtimeFile = (dataDir: string) => path.resolve(dataDir, 'runtime.j
  */
 export async function startDatabase(config: AppConfig, log: (m: string) => void): Promise<RunningDatabase> {
   if (config.databaseUrl) {
-    await assertReachable(config.databaseUrl);
+    await assertPostgresReachable(config.databaseUrl);
     return { url: config.databaseUrl, stop: async () => undefined };
   }
   const dataDir = path.resolve(config.dataDir);
@@ -46,30 +45,5 @@ export function runningLocalDatabaseUrl(dataDir: string): string | undefined {
     return databaseUrl;
   } catch {
     return undefined;
-  }
-}
-
-/** Before anything else uses it: a database that cannot be reached is the environment's fault, said in one line. */
-async function assertReachable(url: string): Promise<void> {
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-  } catch (error) {
-    const { message, errors } = error as { message?: string; errors?: Error[] };
-    const reason = message || errors?.map((e) => e.message).join(', ') || String(error);
-    throw new StartupError(`cannot reach the database at DATABASE_URL ${withoutPassword(url)} (${reason}). Fix: start it, or correct DATABASE_URL`, { cause: error });
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-function withoutPassword(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(unparsable URL)';
   }
 }

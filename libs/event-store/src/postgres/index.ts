@@ -7,3 +7,4 @@ export * from './connection-errors';
 export type { StoreLogger } from './append-listener';
 export * from './embedded-postgres';
 export * from './inline';
+export * from './reachable';
