@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { beginDraining } from '@pix/http-edge';
-import { exitOnStartupFailure, onShutdownSignals } from '@pix/observability';
+import { assertCanListen, exitOnStartupFailure, explainListenFailure, onShutdownSignals } from '@pix/observability';
 import { ConfigError, loadConfig, type AppConfig } from './config/config';
 import { startDatabase } from './infrastructure/database';
 import { limitHeapGrowth } from './infrastructure/heap-growth';
@@ -27,6 +27,8 @@ async function main(): Promise<void> {
   }
   Logger.overrideLogger(apiLogger(config)); // JSON from the first line in production
   const logger = new Logger('Main');
+  const listenOn = { port: config.port, host: config.host, portSetting: 'PORT' };
+  await assertCanListen(listenOn);
   const database = await startDatabase(config, (m) => logger.log(m));
   let app: Awaited<ReturnType<typeof createApiApp>> | undefined;
   try {
@@ -37,7 +39,7 @@ async function main(): Promise<void> {
     // after it (a port already taken, say) must not leave it running.
     await app?.close().catch(() => undefined);
     await database.stop().catch(() => undefined);
-    throw error;
+    throw explainListenFailure(error, listenOn);
   }
   const base = `${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}${config.basePath}`;
   const r = config.recebedor;

@@ -7,7 +7,8 @@ import { Pool } from 'pg';
 import { beginDraining, HttpProblemFilter, installHttpEdge, installStrictInput, withHttpEdge } from '@pix/http-edge';
 import { NOTIFICATION_OUTBOX } from '@pix/messaging';
 import type { NotificationOutbox } from '@pix/webhook-delivery';
-import { AppLogger, correlationIdOf, exitOnStartupFailure, installAccessLog, Metrics, onShutdownSignals } from '@pix/observability';
+import { AppLogger, assertCanListen, correlationIdOf, exitOnStartupFailure, explainListenFailure, installAccessLog, Metrics, onShutdownSignals } from '@pix/observability';
+import { assertPostgresReachable } from '@pix/event-store';
 import { installNotifierMetrics } from './notifier-metrics';
 import { loadNotifierConfig, type NotifierConfig } from './config';
 import { KAFKA_STATE, NotifierModule, openEventStore, type KafkaState } from './notifier.module';
@@ -26,6 +27,9 @@ async function main(): Promise<void> {
   const logger = new Logger('Notifier');
   const metrics = new Metrics('pix-notifier');
   config = { ...config, delivery: { ...config.delivery, onAttempt: metrics.observeDelivery } };
+  const listenOn = { port: config.port, host: config.host, portSetting: 'NOTIFIER_PORT' };
+  await assertCanListen(listenOn);
+  await assertPostgresReachable(config.databaseUrl);
   const pool = new Pool({ connectionString: config.databaseUrl, max: 20, application_name: 'pix-notifier' });
   pool.on('error', () => undefined);
   const store = await openEventStore(config, pool);
@@ -49,7 +53,9 @@ async function main(): Promise<void> {
   });
   // The one Kafka transport (ADR 16): batches of validated cash-ins to NotifierIntakeController.
   app.connectMicroservice<MicroserviceOptions>({ strategy: app.get<KafkaState>(KAFKA_STATE).intake });
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+    throw explainListenFailure(error, listenOn);
+  });
   // Returns at once: topics and the consumer group come up behind HTTP, retried while the broker is away.
   await app.startAllMicroservices();
   logger.log(`notifier up: consumer group ${config.groupId} on ${config.kafkaBrokers.join(',')}; operator endpoints on :${config.port} (/health, /notifier/...)`);
