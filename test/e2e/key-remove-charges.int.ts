@@ -47,7 +47,8 @@ describe('key remove takes the key’s ATIVA charges with it', () => {
 
   const admin = (...args: string[]) => {
     const run = spawnSync(process.execPath, ['tools/launch.js', 'apps/api/src/admin.js', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: api.db.url, AUTH_CACHE_MS: '0' }, encoding: 'utf8', timeout: 30_000 });
-    expect({ args, status: run.status, stderr: run.stderr }).toEqual({ args, status: 0, stderr: '' });
+    // stderr says which store the command used, and nothing else.
+    expect({ args, status: run.status, stderr: run.stderr }).toEqual({ args, status: 0, stderr: `admin: using PostgreSQL at DATABASE_URL ${new URL(api.db.url).toString()}\n` });
     return run.stdout;
   };
   /** GET on the charge's payload location, checked against the official contract. */
