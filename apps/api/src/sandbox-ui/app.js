@@ -126,7 +126,8 @@ async function refreshCharges() {
     if (c.status === 'ATIVA' && c.location && !state.due.has(`${c.txid}/${c.revisao}/${day}`)) {
       state.due.set(`${c.txid}/${c.revisao}/${day}`, await costOn(c.location, day));
     }
-    if (c.pixCopiaECola && state.qr.get(c.txid)?.code !== c.pixCopiaECola) {
+    // Only an ATIVA charge has a QR code to pay (GET .../qrcode refuses the others).
+    if (c.status === 'ATIVA' && c.pixCopiaECola && state.qr.get(c.txid)?.code !== c.pixCopiaECola) {
       const q = await call('GET', `/cobv/${c.txid}/qrcode`);
       if (q.ok) state.qr.set(c.txid, { code: c.pixCopiaECola, image: q.body.imagemQrcode });
     }
@@ -143,7 +144,7 @@ async function refreshCharges() {
 }
 
 function chargeRow(c, due) {
-  const qr = state.qr.get(c.txid);
+  const qr = c.status === 'ATIVA' ? state.qr.get(c.txid) : undefined;
   const paid = c.pix && c.pix[0];
   const amount = paid ? `paid ${money(paid.valor)}` : due ? (due.error ? due.error : money(due.final)) : '–';
   const pay = c.status === 'ATIVA' && c.location ? h('button', { type: 'button', onclick: () => choosePayment(c.txid) }, 'Pay…') : '';
