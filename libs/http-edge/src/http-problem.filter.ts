@@ -4,11 +4,12 @@ import { correlationIdOf, inRequestContext, loggablePath } from '@pix/observabil
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fastifyClientErrorDetail } from './client-error-detail';
 import { problemForStatus, replyWithProblem } from './edge-problem';
+import { unavailableProblem } from './unavailable';
 
 /**
  * For an app with no domain errors of its own (the notifier's operator endpoints): every error
  * leaves as a contract problem, a ProblemError as it says, any other chosen by its status, with the exception's message as detail for
- * client errors; anything unexpected is a bare 500, its stack only in the log.
+ * client errors; a dependency that is down is 503 with Retry-After (`unavailableProblem`, as in the API); anything unexpected is a bare 500, its stack only in the log.
  */
 @Catch()
 export class HttpProblemFilter implements ExceptionFilter {
@@ -19,6 +20,9 @@ export class HttpProblemFilter implements ExceptionFilter {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     // Already phrased in the contract's terms (body parsing, the operator controller's checks).
     if (error instanceof ProblemError) return replyWithProblem(reply, error.toProblema(correlationIdOf(request)));
+    // The database is down or restarting: the API's 503 with Retry-After, not a 500 with a stack.
+    const unavailable = unavailableProblem(error, correlationIdOf(request));
+    if (unavailable) return replyWithProblem(reply, unavailable.body, { headers: unavailable.headers });
     const status = statusOf(error);
     if (status >= 500)
       inRequestContext(request, () => this.logger.error(`${request.method} ${loggablePath(request)} failed: ${error instanceof Error ? error.stack : String(error)}`));

@@ -10,3 +10,4 @@ export * from './http-edge';
 export * from './undecodable-url';
 export * from './http-problem.filter';
 export * from './client-error-detail';
+export * from './unavailable';

@@ -1,8 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { buildProblema, ProblemError, type Problema, type TipoErro } from '@pix/contracts';
 import { isDomainError } from '@pix/domain';
-import { isConnectionError } from '@pix/event-store';
-import { fastifyClientErrorDetail } from '@pix/http-edge';
+import { fastifyClientErrorDetail, RETRY_AFTER_SECONDS, unavailableProblem } from '@pix/http-edge';
 import { UnauthorizedError } from '../auth/unauthorized';
 import { TooManyRequestsError } from './too-many-requests';
 
@@ -31,13 +30,8 @@ export function toProblem(error: unknown, correlationId: string): { status: numb
     return { status: body.status, body, unexpected: false };
   }
   // The database (or, for a sandbox cash-in, the broker) is down or restarting: nothing was stored; come back soon.
-  if (isConnectionError(error) || isBrokerError(error))
-    return {
-      status: 503,
-      body: buildProblema('ServicoIndisponivel', { correlationId, detail: 'Serviço temporariamente indisponível; tente novamente em instantes.' }),
-      unexpected: false,
-      headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
-    };
+  const unavailable = unavailableProblem(error, correlationId);
+  if (unavailable) return { ...unavailable, unexpected: false };
   const status = statusOf(error);
   if (status === 404)
     return { status, body: buildProblema('NaoEncontrado', { correlationId, detail: 'Recurso não encontrado.' }), unexpected: false };
@@ -50,12 +44,6 @@ export function toProblem(error: unknown, correlationId: string): { status: numb
   if (status === 503) return { status, body: buildProblema('ServicoIndisponivel', { correlationId }), unexpected: true, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } };
   return { status: 500, body: buildProblema('ErroInternoDoServidor', { correlationId }), unexpected: true };
 }
-
-/** A database restart takes seconds; clients retrying sooner would only add load. */
-const RETRY_AFTER_SECONDS = 2;
-
-/** kafkajs failures (broker down, producer not yet connected) reach a request only through publishing. */
-const isBrokerError = (error: unknown) => error instanceof Error && error.name.startsWith('KafkaJS');
 
 function statusOf(error: unknown): number | undefined {
   if (error instanceof HttpException) return error.getStatus();
