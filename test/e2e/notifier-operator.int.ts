@@ -1,3 +1,4 @@
+import { Pool } from 'pg';
 import { createTestDatabase, testPool, type TestDatabase } from '@pix/testing';
 import { NotificationOutbox } from '@pix/webhook-delivery';
 import { freePort } from '../support/api-process';
@@ -106,6 +107,41 @@ describe('notifier operator endpoints', () => {
     } finally {
       await pool.end();
     }
+  });
+
+  it('lists by status with a cursor, refuses unknown or bad parameters by name, and resends the dead ones of a period', async () => {
+    const get = async (path: string) => {
+      const r = await fetch(`${withToken!.base}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      return { status: r.status, body: (await r.json()) as any };
+    };
+    // Two notifications written as the outbox holds them, one dead and one delivered (no worker would touch either).
+    const pool = new Pool({ connectionString: db.url, max: 1 });
+    const row = (id: string, e2e: string, status: string) =>
+      pool.query(
+        `INSERT INTO webhook_outbox (id, end_to_end_id, chave, txid, body, status, next_attempt_at, pending_since, created_at, updated_at)
+         VALUES ($1, $2, 'ops-key', 'txid', '{"pix":[{}]}', $3, now(), now(), now(), now())`,
+        [id, e2e, status],
+      );
+    await row('00000000-0000-4000-8000-00000000000d', 'E12345678202611270000000000000dead', 'dead');
+    await row('00000000-0000-4000-8000-0000000000de', 'E1234567820261127000000000000deliv', 'delivered');
+    await pool.end();
+    const dead = await get('/notifier/notifications?status=dead');
+    expect([dead.status, dead.body.notificacoes.map((n: any) => [n.id, n.status]), dead.body.proximo]).toEqual([200, [['00000000-0000-4000-8000-00000000000d', 'dead']], null]);
+    const first = await get('/notifier/notifications?limit=1');
+    expect([first.body.notificacoes.length, first.body.proximo]).toEqual([1, expect.stringMatching(/^\d{4}-.*Z,[0-9a-f-]{36}$/)]);
+    const second = await get(`/notifier/notifications?limit=1&before=${encodeURIComponent(first.body.proximo)}`);
+    expect(second.body.notificacoes.map((n: any) => n.id)).not.toContain(first.body.notificacoes[0].id);
+    for (const [query, propriedade] of [['offset=5', 'offset'], ['status=morta', 'status'], ['before=ontem', 'before'], ['limit=201', 'limit'], ['status=dead&status=pending', 'status']]) {
+      const r = await get(`/notifier/notifications?${query}`);
+      expect([query, r.status, r.body.type, r.body.violacoes]).toEqual([query, 400, 'https://pix.bcb.gov.br/api/v2/error/RequisicaoInvalida', [expect.objectContaining({ propriedade })]]);
+    }
+    const resend = await fetch(`${withToken!.base}/notifier/resend`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'dead', inicio: '2026-01-01T00:00:00Z' }),
+    });
+    expect([resend.status, await resend.json()]).toEqual([202, { reenviadas: 1 }]);
+    expect((await get('/notifier/notifications/00000000-0000-4000-8000-0000000000de')).body.status).toBe('delivered');
   });
 
   it('keeps the operator endpoints shut when no token is configured', async () => {

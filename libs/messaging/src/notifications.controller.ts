@@ -1,12 +1,12 @@
 import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post, Query } from '@nestjs/common';
-import { ProblemError } from '@pix/contracts';
 import type { NotificationOutbox } from '@pix/webhook-delivery';
+import { parseListQuery } from './list-request';
 import { parseResendBody } from './resend-request';
 
 /** The app provides the outbox under this token (the notifier app, or the API in local mode). */
 export const NOTIFICATION_OUTBOX = Symbol('NotificationOutbox');
 /** What the operator endpoints use of the outbox (a delegate must provide all of it). */
-export type OperatorOutbox = Pick<NotificationOutbox, 'stats' | 'get' | 'attempts' | 'resend' | 'recent'>;
+export type OperatorOutbox = Pick<NotificationOutbox, 'stats' | 'get' | 'attempts' | 'resend' | 'page'>;
 
 /**
  * Operator endpoints for notifications (the notifier app, and the API in local mode): the newest
@@ -22,12 +22,14 @@ export class NotificationsController {
     return this.outbox.stats();
   }
 
-  /** The newest notifications first, with their attempts: `limit` 1 to 200, default 50. */
+  /**
+   * The newest notifications first, with their attempts (list-request.ts: `status`, `limit` 1 to
+   * 200, `before`); `proximo` is the next page's `before`, null after the last page.
+   */
   @Get('notifications')
-  async list(@Query('limit') limit: unknown) {
-    const n = limit === undefined ? 50 : typeof limit === 'string' && /^[0-9]{1,3}$/.test(limit) ? Number(limit) : 0;
-    if (n < 1 || n > 200) throw new ProblemError('RequisicaoInvalida', 'limit deve ser um inteiro de 1 a 200.', [{ razao: 'limit deve ser um inteiro de 1 a 200.', propriedade: 'limit' }]);
-    return { notificacoes: await this.outbox.recent(n) };
+  async list(@Query() query: Record<string, unknown> | undefined) {
+    const { items, next } = await this.outbox.page(parseListQuery(query ?? {}));
+    return { notificacoes: items, proximo: next };
   }
 
   @Get('notifications/:id')
@@ -37,7 +39,7 @@ export class NotificationsController {
     return { ...n, attempts: await this.outbox.attempts(id) };
   }
 
-  /** Body: { ids?: [...], endToEndIds?: [...], inicio?: RFC 3339, fim?: RFC 3339 }. */
+  /** Body: { ids?: [...], endToEndIds?: [...], status?: one of the statuses, inicio?: RFC 3339, fim?: RFC 3339 }. */
   @Post('resend')
   @HttpCode(202)
   async resend(@Body() body: unknown) {

@@ -21,3 +21,14 @@ describe('parseResendBody', () => {
     expect(parseResendBody({ inicio: '2026-11-23T12:00:00Z', fim: '2026-11-23T12:00:00Z' }).to).toEqual(new Date('2026-11-23T12:00:00Z'));
   });
 });
+
+describe('parseResendBody: status', () => {
+  it('takes a status, alone or with a period: "every dead one since X" is one call', () => {
+    expect(parseResendBody({ status: 'dead', inicio: '2026-11-23T12:00:00Z' })).toMatchObject({ status: 'dead', from: new Date('2026-11-23T12:00:00Z') });
+    expect(parseResendBody({ status: 'dead' })).toMatchObject({ status: 'dead' });
+  });
+
+  it('refuses a status that is not one of the outbox statuses, naming body.status', () => {
+    expect(() => parseResendBody({ status: 'morta' })).toThrow(expect.objectContaining({ violacoes: [expect.objectContaining({ propriedade: 'body.status' })] }));
+  });
+});

@@ -6,5 +6,6 @@ export { urlForLog } from './log-url';
 export { isDelivered, parseRetryAfter, decideAfterAttempt } from './retry-policy';
 export { BATCH_DDL, OUTBOX_DDL, OUTBOX_MIGRATIONS, ensureOutboxSchema } from './schema';
 export { NotificationOutbox } from './notification-outbox';
+export { NOTIFICATION_STATUSES, type ListedNotification, type OutboxPageQuery } from './outbox-page';
 export { DeliveryWorker } from './delivery-worker';
 export { isPrivateAddress, unsafeTargetReason, safeLookup } from './safe-target';

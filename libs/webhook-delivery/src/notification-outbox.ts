@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { enqueueAndClaim } from './enqueue';
 import { notificationIdFor } from './notification-id';
+import { NOTIFICATION_STATUSES, outboxPage, type ListedNotification, type OutboxPageQuery } from './outbox-page';
 import { NOTIFICATION_COLUMNS, toAttempt, toNotification } from './outbox-rows';
 import { resendSql } from './resend-sql';
 import { ensureOutboxSchema } from './schema';
@@ -66,9 +67,11 @@ export class NotificationOutbox {
     };
     if (selector.ids) add('id = ANY(?::uuid[])', selector.ids.filter(isUuid));
     if (selector.endToEndIds) add('end_to_end_id = ANY(?::text[])', selector.endToEndIds);
+    // A literal from the fixed list (no parameter): the planner can take the dead rows' partial index.
+    if (selector.status) where.push(`status = '${NOTIFICATION_STATUSES.find((s) => s === selector.status)}'`);
     if (selector.from) add('created_at >= ?', selector.from);
     if (selector.to) add('created_at < ?', selector.to);
-    if (params.length === 1) throw new Error('resend: give at least one of ids, endToEndIds, from, to');
+    if (where.length === 1) throw new Error('resend: give at least one of ids, endToEndIds, status, from, to');
     const { rows } = await this.pool.query<{ n: number }>(resendSql(where.join(' AND ')), params);
     return rows[0].n;
   }
@@ -115,15 +118,13 @@ export class NotificationOutbox {
   }
 
   /** The newest notifications (by creation, at most `limit`), each with its attempt log oldest first. */
-  async recent(limit: number): Promise<(OutboxNotification & { attempts: DeliveryAttempt[] })[]> {
-    const { rows } = await this.pool.query(`SELECT ${NOTIFICATION_COLUMNS} FROM webhook_outbox ORDER BY created_at DESC, id LIMIT $1`, [limit]);
-    if (rows.length === 0) return [];
-    const logged = await this.pool.query(
-      `SELECT notification_id, attempt, attempted_at, url, status_code, latency_ms, error, outcome, delivery_id, batch_size
-         FROM webhook_outbox_attempts WHERE notification_id = ANY($1::uuid[]) ORDER BY seq`,
-      [rows.map((r) => r.id)],
-    );
-    return rows.map((r) => ({ ...toNotification(r), attempts: logged.rows.filter((a) => a.notification_id === r.id).map(toAttempt) }));
+  async recent(limit: number): Promise<ListedNotification[]> {
+    return (await this.page({ limit })).items;
+  }
+
+  /** A page of the operator's listing (outbox-page.ts): `next` is the cursor of the following page, or null. */
+  page(query: OutboxPageQuery): Promise<{ items: ListedNotification[]; next: string | null }> {
+    return outboxPage(this.pool, query);
   }
 
   async stats(): Promise<OutboxStats> {

@@ -90,6 +90,8 @@ export interface DeliveryAttempt {
 export interface ResendSelector {
   ids?: string[];
   endToEndIds?: string[];
+  /** Only notifications in this status (e.g. every dead one since `from`). */
+  status?: NotificationStatus;
   /** Inclusive lower bound on the notification's creation (enqueue) time. */
   from?: Date;
   /** Exclusive upper bound on the notification's creation (enqueue) time. */

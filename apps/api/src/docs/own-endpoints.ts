@@ -73,10 +73,17 @@ export const OWN_ENDPOINTS = (basePath: string): Record<string, Record<string, o
   '/notifier/notifications': {
     get: {
       tags: TAG,
-      summary: 'Notificações mais recentes, com suas tentativas',
+      summary: 'Notificações mais recentes, com suas tentativas; filtro por status, páginas por cursor (proximo → before)',
       security: operatorSecurity,
-      parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1 } }],
-      responses: { 200: json(obj({ notificacoes: { type: 'array', items: { $ref: '#/components/schemas/Notificacao' } } })), 400: problem('limit inválido') },
+      parameters: [
+        { name: 'status', in: 'query', schema: { type: 'string', enum: ['pending', 'delivered', 'dead', 'cancelled'] } },
+        { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
+        { name: 'before', in: 'query', schema: { type: 'string' }, description: 'o proximo da página anterior, ou um instante RFC 3339' },
+      ],
+      responses: {
+        200: json(obj({ notificacoes: { type: 'array', items: { $ref: '#/components/schemas/Notificacao' } }, proximo: { type: 'string', nullable: true } })),
+        400: problem('Parâmetro desconhecido, repetido ou inválido'),
+      },
     },
   },
   '/notifier/notifications/{id}': {
@@ -93,8 +100,8 @@ export const OWN_ENDPOINTS = (basePath: string): Record<string, Record<string, o
       tags: TAG,
       summary: 'Reenvia notificações entregues, mortas ou canceladas (mesmo id)',
       security: operatorSecurity,
-      requestBody: { required: true, content: { 'application/json': { schema: obj({ ids: { type: 'array', items: str() }, endToEndIds: { type: 'array', items: str() }, from: { type: 'string', format: 'date-time' }, to: { type: 'string', format: 'date-time' } }) } } },
-      responses: { 200: json(obj({ resent: int })), 400: problem('Pedido inválido') },
+      requestBody: { required: true, content: { 'application/json': { schema: obj({ ids: { type: 'array', items: str() }, endToEndIds: { type: 'array', items: str() }, status: { type: 'string', enum: ['pending', 'delivered', 'dead', 'cancelled'] }, inicio: { type: 'string', format: 'date-time' }, fim: { type: 'string', format: 'date-time' } }) } } },
+      responses: { 202: json(obj({ reenviadas: int })), 400: problem('Pedido inválido') },
     },
   },
 });

@@ -133,7 +133,7 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
     get: (id: string) => this.requireNotifier().outbox.get(id),
     attempts: (id: string) => this.requireNotifier().outbox.attempts(id),
     resend: (selector: Parameters<NotifierCore['outbox']['resend']>[0]) => this.requireNotifier().outbox.resend(selector),
-    recent: (limit: number) => this.requireNotifier().outbox.recent(limit),
+    page: (query: Parameters<NotifierCore['outbox']['page']>[0]) => this.requireNotifier().outbox.page(query),
   };
 
   /** The notifier's intake for its consumer group here (local mode with KAFKA_BROKERS), resolved when used. */
