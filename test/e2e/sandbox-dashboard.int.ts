@@ -50,7 +50,8 @@ describe('sandbox dashboard (local mode, in Chromium)', () => {
     expect((await fetch(`${api.baseUrl}/notifier/notifications?limit=0`)).status).toBe(400);
     expect((await fetch(`${api.baseUrl}/notifier/notifications?limit=2&limit=3`)).status).toBe(400);
     const listed: any = await (await fetch(`${api.baseUrl}/notifier/notifications`)).json();
-    expect([Object.keys(listed), Array.isArray(listed.notificacoes)]).toEqual([['notificacoes'], true]);
+    // `proximo`: the next page's cursor, null when there is none (here: no notifications yet).
+    expect([Object.keys(listed), Array.isArray(listed.notificacoes), listed.proximo]).toEqual([['notificacoes', 'proximo'], true, null]);
     // A batch for the page to show: one request becomes a charge, the other (zero amount) is denied.
     const cobsv = [{ txid: newTxid('lote'), ...validCobV({}, 10) }, { txid: newTxid('lote'), ...validCobV({ valor: { original: '0.00' } }, 10) }];
     expect((await api.request('PUT', '/lotecobv/1', { descricao: 'Mensalidades de dezembro', cobsv })).status).toBe(202);
