@@ -125,6 +125,16 @@ describe('webhook delivery: retries, dead notifications and resend', () => {
     expect(await h.outbox.resend({ endToEndIds: [input.endToEndId] })).toBe(1); // a delivered one can be resent too
     await waitFor('delivered again', () => r.requests.length === 6);
     expect(r.requests[5].headers['webhook-id']).toBe(id);
+    // Each resend restarts the schedule (attempt 1 again) and the log says which resend an attempt follows.
+    await waitFor('six attempts logged', async () => (await h.outbox.attempts(id)).length === 6);
+    expect((await h.outbox.attempts(id)).map((a) => [a.resend, a.attempt, a.outcome])).toEqual([
+      [0, 1, 'retry'],
+      [0, 2, 'retry'],
+      [0, 3, 'retry'],
+      [0, 4, 'dead'],
+      [1, 1, 'delivered'],
+      [2, 1, 'delivered'],
+    ]);
     await expect(h.outbox.resend({})).rejects.toThrow(/at least one/);
   });
 });

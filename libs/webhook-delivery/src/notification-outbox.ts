@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { enqueueAndClaim } from './enqueue';
 import { notificationIdFor } from './notification-id';
-import { NOTIFICATION_STATUSES, outboxPage, type ListedNotification, type OutboxPageQuery } from './outbox-page';
+import { ATTEMPTS_SELECT, NOTIFICATION_STATUSES, outboxPage, type ListedNotification, type OutboxPageQuery } from './outbox-page';
 import { NOTIFICATION_COLUMNS, toAttempt, toNotification } from './outbox-rows';
 import { resendSql } from './resend-sql';
 import { ensureOutboxSchema } from './schema';
@@ -106,14 +106,10 @@ export class NotificationOutbox {
     return rows[0] ? toNotification(rows[0]) : undefined;
   }
 
-  /** The attempt log, oldest first (across resends). */
+  /** The attempt log, oldest first (across resends, each attempt telling which resend it follows). */
   async attempts(id: string): Promise<DeliveryAttempt[]> {
     if (!isUuid(id)) return [];
-    const { rows } = await this.pool.query(
-      `SELECT attempt, attempted_at, url, status_code, latency_ms, error, outcome, delivery_id, batch_size
-         FROM webhook_outbox_attempts WHERE notification_id = $1 ORDER BY seq`,
-      [id],
-    );
+    const { rows } = await this.pool.query(`${ATTEMPTS_SELECT} WHERE a.notification_id = $1 ORDER BY a.seq`, [id]);
     return rows.map(toAttempt);
   }
 

@@ -17,6 +17,14 @@ export type ListedNotification = OutboxNotification & { attempts: DeliveryAttemp
 /** Rows created before this id at the same instant: the smallest uuid, so `(at)` alone means "created before at". */
 const LOWEST_ID = '00000000-0000-0000-0000-000000000000';
 
+/**
+ * The attempt log's rows (alias `a`), each with `resend`: how many resends that started a new
+ * cycle (webhook_outbox_resends) came before it, so attempt 1 after a resend is told from the first.
+ */
+export const ATTEMPTS_SELECT = `SELECT a.notification_id, a.attempt, a.attempted_at, a.url, a.status_code, a.latency_ms, a.error, a.outcome, a.delivery_id, a.batch_size,
+       (SELECT count(*) FROM webhook_outbox_resends r WHERE r.notification_id = a.notification_id AND r.after_seq < a.seq)::int AS resend
+  FROM webhook_outbox_attempts a`;
+
 /** Run before the page's statement, in its transaction. */
 export const PAGE_SETTINGS = 'SET LOCAL enable_seqscan = off';
 
@@ -57,11 +65,7 @@ export async function outboxPage(pool: Pool, query: OutboxPageQuery): Promise<{ 
     client.release();
   }
   if (rows.length === 0) return { items: [], next: null };
-  const logged = await pool.query(
-    `SELECT notification_id, attempt, attempted_at, url, status_code, latency_ms, error, outcome, delivery_id, batch_size
-       FROM webhook_outbox_attempts WHERE notification_id = ANY($1::uuid[]) ORDER BY seq`,
-    [rows.map((r) => r.id)],
-  );
+  const logged = await pool.query(`${ATTEMPTS_SELECT} WHERE a.notification_id = ANY($1::uuid[]) ORDER BY a.seq`, [rows.map((r) => r.id)]);
   const items = rows.map((r) => ({ ...toNotification(r), attempts: logged.rows.filter((a) => a.notification_id === r.id).map(toAttempt) }));
   // A short page is the last one; a full one may be too, and the next call then answers an empty page.
   return { items, next: rows.length === query.limit ? (rows[rows.length - 1].cursor as string) : null };

@@ -38,5 +38,6 @@ export function toAttempt(row: Record<string, any>): DeliveryAttempt {
     // The POST's `webhook-id` (a batch's id when it carried several) and how many Pix it carried.
     deliveryId: row.delivery_id ?? null,
     batchSize: row.batch_size ?? 1,
+    resend: row.resend ?? 0,
   };
 }

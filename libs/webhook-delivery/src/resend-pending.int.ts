@@ -41,6 +41,8 @@ describe('webhook delivery: resend of a pending notification', () => {
       [1, 429, 'retry'],
       [2, 200, 'delivered'],
     ]);
+    // Not a new cycle: the numbering goes on, and no resend is counted.
+    expect((await h.outbox.attempts(id)).map((a) => a.resend)).toEqual([0, 0]);
   });
 
   it('resending one member of a parked batch releases the batch whole: one POST, same webhook-id, same bytes', async () => {

@@ -4,7 +4,8 @@ import { lowerDueKeys } from './due-keys-sql';
 /**
  * A resend in one statement, on the notifications `where` picks (`$1` is now):
  * - delivered, dead or cancelled ones are pending again, each a delivery of its own under its own
- *   id (ADR 15), with a fresh schedule;
+ *   id (ADR 15), with a fresh schedule and attempts numbered from 1 again: the new cycle is
+ *   written to webhook_outbox_resends, so the attempt log shows which resend each attempt follows;
  * - pending ones parked for later (a retry's schedule, a receiver's Retry-After of up to 24 h) are
  *   due now, keeping their id, attempt count and batch. A member of a multi-item batch brings the
  *   other members along: they share one schedule and a claim takes a batch whole or not at all
@@ -23,7 +24,10 @@ WITH picked AS MATERIALIZED (
          lease_until = NULL, lease_token = NULL, delivered_at = NULL, reason = NULL
     FROM picked p
    WHERE o.id = p.id AND p.status IN ('delivered', 'dead', 'cancelled') AND o.status IN ('delivered', 'dead', 'cancelled')
-  RETURNING o.chave, o.next_attempt_at
+  RETURNING o.id, o.chave, o.next_attempt_at
+), cycles AS (
+  INSERT INTO webhook_outbox_resends (notification_id, after_seq, resent_at)
+  SELECT r.id, coalesce((SELECT max(a.seq) FROM webhook_outbox_attempts a WHERE a.notification_id = r.id), 0), $1 FROM resent r
 ), parked AS (
   SELECT p.id FROM picked p WHERE p.status = 'pending'
   UNION

@@ -130,6 +130,20 @@ CREATE TABLE IF NOT EXISTS webhook_intake_skipped (
   seen_at       timestamptz NOT NULL DEFAULT now()
 )`;
 
+/**
+ * Each resend that starts a new cycle (attempts numbered from 1 again, ADR 15's schedule index),
+ * with the attempt log's last seq for the notification then: an attempt's `resend` is how many
+ * resends came before it in the log's own order (no clocks compared). Written by operators' resends
+ * only, never on the delivery path.
+ */
+export const RESENDS_DDL = `
+CREATE TABLE IF NOT EXISTS webhook_outbox_resends (
+  notification_id uuid        NOT NULL,
+  after_seq       bigint      NOT NULL,
+  resent_at       timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS webhook_outbox_resends_notification_idx ON webhook_outbox_resends (notification_id, after_seq)`;
+
 /** The outbox tables, then batching, as versioned start-up migrations under the one schema lock. */
 export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   { id: '0003-webhook-outbox', up: async (client) => void (await client.query(OUTBOX_DDL)) },
@@ -147,6 +161,7 @@ export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   { id: '0015-webhook-intake-skipped', up: async (client) => void (await client.query(INTAKE_SKIPPED_DDL)) },
   // Rows arrive in seen_at order: a BRIN index finds the old ones for pruning at almost no cost per insert.
   { id: '0016-webhook-intake-skipped-seen-at', up: async (client) => void (await client.query('CREATE INDEX IF NOT EXISTS webhook_intake_skipped_seen_at_brin ON webhook_intake_skipped USING brin (seen_at)')) },
+  { id: '0017-webhook-outbox-resends', up: async (client) => void (await client.query(RESENDS_DDL)) },
 ];
 
 function versionOf(ddl: string): string {

@@ -72,7 +72,7 @@ export interface OutboxNotification {
 export type AttemptOutcome = 'delivered' | 'retry' | 'dead';
 
 export interface DeliveryAttempt {
-  /** 1-based attempt number within the current cycle (a resend starts a new cycle at 1). */
+  /** 1-based attempt number within the current cycle (a resend starts a new cycle at 1; see `resend`). */
   attempt: number;
   at: Date;
   /** The POST's URL as the logs show it: scheme, host, port and path ("?…" where a query was). */
@@ -85,6 +85,11 @@ export interface DeliveryAttempt {
   deliveryId: string | null;
   /** How many Pix that POST carried. */
   batchSize: number;
+  /**
+   * 0 before any resend; n after the n-th resend that started a new cycle (a delivered, dead or
+   * cancelled notification sent again), where `attempt` starts at 1 again: the schedule restarts.
+   */
+  resend: number;
 }
 
 export interface ResendSelector {
