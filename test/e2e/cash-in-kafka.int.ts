@@ -97,6 +97,10 @@ if (!BROKERS) {
       });
       expect(request.json).toEqual({ pix: [official(message)] });
       expect(validator.validateSchema('Pix', request.json.pix[0]).errors).toEqual([]);
+      // And the notifier's delivery line carries it too, taken from the message into the outbox (ADR 17).
+      const delivered = () => notifier!.output().split('\n').filter((line) => line.includes(`webhook ${notificationIdFor(message.endToEndId)} attempt 1 `));
+      for (const deadline = Date.now() + 5000; delivered().length === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+      expect(delivered().map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ correlationId: cid, context: 'Notifier', msg: expect.stringMatching(/; delivered$/) })]);
     });
 
     it('stores, serves and notifies a horario sent with an offset in UTC with milliseconds, the same in settlement and the webhook', async () => {

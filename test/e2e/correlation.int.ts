@@ -1,4 +1,6 @@
+import { notificationIdFor } from '@pix/webhook-delivery';
 import { LOCAL_KEY, newTxid, startApi, validCobV, type RunningApi } from '../support/api-harness';
+import { Receiver } from '../support/receiver';
 
 // The real API in this process with the real logger, its output captured: every line written
 // while serving a request carries that request's correlation id, and one access line per request
@@ -97,5 +99,24 @@ describe('correlation id on every log line', () => {
     const settled = await linesWith(`${txid} CONCLUIDA`);
     expect(settled).toHaveLength(1);
     expect(settled[0]).toContain(`[cid=${cid}]`);
+  });
+
+  it("carries the payer request's id to the notifier's delivery line (through the outbox)", async () => {
+    const receiver = await Receiver.start();
+    try {
+      expect((await api.request('PUT', `/webhook/${LOCAL_KEY}`, { webhookUrl: `${receiver.url}/hook` })).status).toBe(200);
+      const txid = newTxid('n');
+      expect((await api.request('PUT', `/cobv/${txid}`, validCobV({ chave: LOCAL_KEY }))).status).toBe(201);
+      const cid = `corr-${newTxid()}`;
+      const paid = await fetch(`${api.baseUrl}/sandbox/cash-in`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-correlation-id': cid }, body: JSON.stringify({ txid }) });
+      expect(paid.status).toBe(202);
+      const { endToEndId } = (await paid.json()) as { endToEndId: string };
+      // Only lines naming an id are captured here (pretty format): without it the line is not found at all.
+      const delivered = await linesWith(`webhook ${notificationIdFor(endToEndId)} attempt 1 `);
+      expect(delivered).toEqual([expect.stringContaining(`[cid=${cid}]`)]);
+    } finally {
+      await api.request('DELETE', `/webhook/${LOCAL_KEY}`);
+      await receiver.close();
+    }
   });
 });

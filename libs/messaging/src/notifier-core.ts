@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { PixRecebidoMessage } from '@pix/contracts';
+import type { CashInTrace, PixRecebidoMessage } from '@pix/contracts';
 import type { EventStore } from '@pix/event-store';
 import { DeliveryWorker, NotificationOutbox, type DeliveryConfig } from '@pix/webhook-delivery';
 import { EventStoreKeyHistory, type KeyHistory } from './key-history';
@@ -33,8 +33,8 @@ export class NotifierCore {
    * the same round trip, so they go at once. Webhooks are read through the worker's shared reads
    * (ADR 7): a key that is being paid and notified steadily costs no read per Kafka batch.
    */
-  handleBatch = async (batch: PixRecebidoMessage[]): Promise<void> => {
-    await notifyCashIns(batch, { urlFor: (chave) => this.worker.webhookUrlFor(chave) }, this.keys, this.worker);
+  handleBatch = async (batch: PixRecebidoMessage[], traces: readonly (CashInTrace | undefined)[] = []): Promise<void> => {
+    await notifyCashIns(batch, { urlFor: (chave) => this.worker.webhookUrlFor(chave) }, this.keys, this.worker, traces);
   };
 
   start(): Promise<void> {

@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
-import { EventPattern, Payload } from '@nestjs/microservices';
-import { CASH_IN_TOPIC, type PixRecebidoMessage } from '@pix/contracts';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
+import { CASH_IN_TOPIC, type CashInTrace, type PixRecebidoMessage } from '@pix/contracts';
 import type { NotifierCore } from './notifier-core';
 
 /** The transport id of the notifier's consumer group: its server takes only this controller's handler. */
@@ -17,7 +17,8 @@ export class NotifierIntakeController {
   constructor(@Inject(NOTIFIER_CORE) private readonly core: Pick<NotifierCore, 'handleBatch'>) {}
 
   @EventPattern(CASH_IN_TOPIC, NOTIFIER_INTAKE)
-  onCashIns(@Payload() batch: PixRecebidoMessage[]): Promise<void> {
-    return this.core.handleBatch(batch);
+  /** The context is the Kafka transport's batch context (ADR 17: each message's `x-correlation-id`), read by shape. */
+  onCashIns(@Payload() batch: PixRecebidoMessage[], @Ctx() context?: { getTraces?(): readonly (CashInTrace | undefined)[] }): Promise<void> {
+    return this.core.handleBatch(batch, context?.getTraces?.() ?? []);
   }
 }

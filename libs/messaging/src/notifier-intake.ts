@@ -1,4 +1,4 @@
-import type { PixRecebidoMessage } from '@pix/contracts';
+import type { CashInTrace, PixRecebidoMessage } from '@pix/contracts';
 import { toOfficialPix, webhookDecider, webhookStreamId, type WebhookEvent } from '@pix/domain';
 import { aggregateStream, streamType, type EventStore } from '@pix/event-store';
 import type { IntakeItem } from '@pix/webhook-delivery';
@@ -29,13 +29,15 @@ export interface NotificationSink {
  * again at every delivery, so one removed meanwhile gets nothing more.
  * The other Pix go to the sink too, as skipped: settlement keeps an endToEndId's first copy over
  * every valid message, so the notifier must judge "first" over the same set, or a second copy
- * with other content (ignored by settlement) would be notified (ADR 7).
+ * with other content (ignored by settlement) would be notified (ADR 7). `traces[i]` is `batch[i]`'s
+ * (the transport's, ADR 17).
  */
 export async function notifyCashIns(
   batch: PixRecebidoMessage[],
   registrations: Pick<EventStoreWebhookRegistrations, 'urlFor'>,
   keys: KeyHistory,
   sink: NotificationSink,
+  traces: readonly (CashInTrace | undefined)[] = [],
 ): Promise<{ created: number }> {
   const chaves = [...new Set(batch.filter((m) => m.txid).map((m) => m.chave))];
   const [urls, histories] = await Promise.all([Promise.all(chaves.map((chave) => registrations.urlFor(chave))), Promise.all(chaves.map((chave) => keys.of(chave)))]);
@@ -44,8 +46,11 @@ export async function notifyCashIns(
     const key = m.txid ? byKey.get(m.chave) : undefined;
     return key !== undefined && key.url !== undefined && paidToCurrentHolder(key.history, m.horario);
   };
-  const items = batch.map(({ versao: _v, ...pix }): IntakeItem =>
-    notified(pix) ? { endToEndId: pix.endToEndId, chave: pix.chave, txid: pix.txid!, pix: toOfficialPix(pix) } : { endToEndId: pix.endToEndId, skipped: true },
-  );
+  // Each notification keeps the id of the request that published its cash-in, for its delivery lines (ADR 17).
+  const items = batch.map(({ versao: _v, ...pix }, i): IntakeItem => {
+    if (!notified(pix)) return { endToEndId: pix.endToEndId, skipped: true };
+    const correlationId = traces[i]?.correlationId;
+    return { endToEndId: pix.endToEndId, chave: pix.chave, txid: pix.txid!, pix: toOfficialPix(pix), ...(correlationId ? { correlationId } : {}) };
+  });
   return items.length > 0 ? sink.enqueueMany(items) : { created: 0 };
 }

@@ -41,7 +41,7 @@ describe('webhook delivery: a backlog does not slow claims and results', () => {
     const quiet = new Date();
     const [{ id }] = (await one.query<{ id: string }>('SELECT id FROM webhook_outbox LIMIT 1')).rows;
     expect(await claimDue(one, { now: quiet, limit: 8, maxInFlightPerKey: 8, maxBatch: 1, leaseUntil: new Date(quiet.getTime() + 30_000) })).toEqual([]);
-    const stale = { id, chave: 'backlog-history', body: '{}', items: [id], attempt: 1, leaseToken: randomUUID(), leaseUntil: quiet };
+    const stale = { id, chave: 'backlog-history', body: '{}', items: [id], attempt: 1, correlationIds: [null], leaseToken: randomUUID(), leaseUntil: quiet };
     const record = { at: quiet, url: 'https://receiver.example/pix', statusCode: 200, latencyMs: 5, error: null, outcome: 'delivered' as const, finishedAt: quiet };
     expect((await recordAttempts(one, [{ claim: stale, handOver: true, record }], { now: quiet, leaseToken: randomUUID(), leaseUntil: quiet })).applied).toEqual([false]);
     for (let i = 0; i < BACKLOG; i += 2_000) await h.outbox.enqueueMany(Array.from({ length: 2_000 }, () => cashIn('backlog-key')));

@@ -40,11 +40,11 @@ lanes AS (
 
 const CANDIDATES = `
 cand AS (
-  SELECT k.chave, k.free, k.batch, p.id, p.batch_id, p.body, p.attempt_count, b.body AS batch_body, b.item_count,
+  SELECT k.chave, k.free, k.batch, p.id, p.batch_id, p.body, p.attempt_count, p.correlation_id, b.body AS batch_body, b.item_count,
          row_number() OVER (ORDER BY p.next_attempt_at, p.batch_id NULLS LAST, p.id) AS o
     FROM keys k
    CROSS JOIN LATERAL (
-     SELECT n.id, n.batch_id, n.body, n.attempt_count, n.next_attempt_at
+     SELECT n.id, n.batch_id, n.body, n.attempt_count, n.correlation_id, n.next_attempt_at
        FROM webhook_outbox n
       WHERE (n.chave, n.next_attempt_at) BETWEEN (k.chave, '-infinity') AND (k.chave, p_now) AND n.status = 'pending'
         AND (n.lease_until IS NULL OR n.lease_until <= p_now)
@@ -83,23 +83,24 @@ tagged AS (
   ORDER BY d.first_o
   LIMIT p_limit
 ), extra AS (
-  SELECT x.id, x.batch_id, x.body, x.attempt_count FROM webhook_outbox x
+  SELECT x.id, x.batch_id, x.body, x.attempt_count, x.correlation_id FROM webhook_outbox x
    WHERE x.batch_id IN (SELECT s.ref FROM started s WHERE s.kind = 'b')
      AND x.status = 'pending' AND x.next_attempt_at <= p_now AND (x.lease_until IS NULL OR x.lease_until <= p_now)
      AND x.id NOT IN (SELECT t.id FROM tagged t)
    FOR UPDATE SKIP LOCKED
 ), members AS (
-  SELECT s.first_o, t.id, t.body, t.attempt_count, t.o FROM started s
+  SELECT s.first_o, t.id, t.body, t.attempt_count, t.correlation_id, t.o FROM started s
     JOIN tagged t ON t.chave = s.chave AND t.kind = s.kind AND t.chunk = s.chunk AND t.ref IS NOT DISTINCT FROM s.ref
   UNION ALL
   -- After the window's rows, in id order (as the claim always added them).
-  SELECT s.first_o, x.id, x.body, x.attempt_count, 1000000000 + row_number() OVER (ORDER BY x.id)
+  SELECT s.first_o, x.id, x.body, x.attempt_count, x.correlation_id, 1000000000 + row_number() OVER (ORDER BY x.id)
     FROM started s JOIN extra x ON x.batch_id = s.ref AND s.kind = 'b'
 ), ready AS MATERIALIZED (
-  SELECT s.*, m.items, m.bodies, m.attempts,
+  SELECT s.*, m.items, m.bodies, m.attempts, m.cids,
     CASE WHEN s.kind <> 'n' THEN s.ref WHEN cardinality(m.items) = 1 THEN m.items[1] ELSE gen_random_uuid() END AS did
     FROM started s
-    JOIN (SELECT first_o, array_agg(id ORDER BY o) AS items, array_agg(body ORDER BY o) AS bodies, array_agg(attempt_count ORDER BY o) AS attempts
+    JOIN (SELECT first_o, array_agg(id ORDER BY o) AS items, array_agg(body ORDER BY o) AS bodies, array_agg(attempt_count ORDER BY o) AS attempts,
+                 array_agg(correlation_id ORDER BY o) AS cids
             FROM members GROUP BY first_o) m ON m.first_o = s.first_o
    WHERE s.kind <> 'b' OR cardinality(m.items) = COALESCE(s.item_count, 1)
 ), composed AS (
@@ -161,10 +162,13 @@ const SETTLE_DUE_KEYS = `
  * deliveries/s, back to back).
  */
 export const CLAIM_FUNCTION_DDL = `
-CREATE OR REPLACE FUNCTION webhook_claim_due(
+-- The result gained a column (correlation_ids): a function's result type cannot be replaced in place.
+-- Callers name the columns they read, so the previous release's keep working.
+DROP FUNCTION IF EXISTS webhook_claim_due(timestamptz, int, int, int, text[], int[], int[], timestamptz, uuid);
+CREATE FUNCTION webhook_claim_due(
   p_now timestamptz, p_limit int, p_cap int, p_batch int, p_keys text[], p_caps int[], p_batches int[],
   p_lease_until timestamptz, p_token uuid)
-RETURNS TABLE (delivery_id uuid, chave text, body text, items uuid[], attempt int)
+RETURNS TABLE (delivery_id uuid, chave text, body text, items uuid[], attempt int, correlation_ids text[])
 LANGUAGE plpgsql VOLATILE
 SET plan_cache_mode = force_custom_plan
 AS $claim$
@@ -181,7 +185,7 @@ BEGIN
   IF EXISTS (WITH ${DUE_KEYS} SELECT 1 FROM keys) THEN
     RETURN QUERY
     WITH ${DUE_KEYS}, ${CANDIDATES}, ${DELIVERIES}
-    SELECT c.did, c.chave, c.delivery_body, c.items, c.attempts[1] + 1 FROM composed c ORDER BY c.first_o;
+    SELECT c.did, c.chave, c.delivery_body, c.items, c.attempts[1] + 1, c.cids FROM composed c ORDER BY c.first_o;
   END IF;
   ${SETTLE_DUE_KEYS}
 END

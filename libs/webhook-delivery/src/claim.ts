@@ -14,6 +14,8 @@ export interface ClaimedNotification {
   items: string[];
   /** 1-based number of the attempt this claim is for. */
   attempt: number;
+  /** Each item's correlation id (ADR 17; null where its cash-in named none), in body order. */
+  correlationIds: (string | null)[];
   leaseToken: string;
   leaseUntil: Date;
 }
@@ -49,7 +51,7 @@ export async function claimDue(pool: Pool, request: ClaimRequest): Promise<Claim
   const leaseToken = randomUUID();
   const { rows } = await pool.query<ClaimedRow>({
     name: 'webhook_claim_due',
-    text: 'SELECT delivery_id, chave, body, items, attempt FROM webhook_claim_due($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+    text: 'SELECT delivery_id, chave, body, items, attempt, correlation_ids FROM webhook_claim_due($1, $2, $3, $4, $5, $6, $7, $8, $9)',
     values: claimArgs(request, leaseToken),
   });
   return toClaims(rows, leaseToken, request.leaseUntil);
@@ -61,6 +63,7 @@ interface ClaimedRow {
   body: string;
   items: string[];
   attempt: number;
+  correlation_ids?: (string | null)[] | null;
 }
 
 /** `webhook_claim_due`'s parameters, in order (`webhook_enqueue` ends with the same ones). */
@@ -70,7 +73,7 @@ export function claimArgs(request: ClaimRequest, leaseToken: string): unknown[] 
 }
 
 export function toClaims(rows: ClaimedRow[], leaseToken: string, leaseUntil: Date): ClaimedNotification[] {
-  return rows.map((r) => ({ id: r.delivery_id, chave: r.chave, body: r.body, items: r.items, attempt: r.attempt, leaseToken, leaseUntil }));
+  return rows.map((r) => ({ id: r.delivery_id, chave: r.chave, body: r.body, items: r.items, attempt: r.attempt, correlationIds: r.correlation_ids ?? [], leaseToken, leaseUntil }));
 }
 
 const ITEM_PREFIX = '{"pix":[';

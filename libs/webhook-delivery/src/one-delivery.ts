@@ -4,6 +4,7 @@ import type { ResolvedDeliveryConfig } from './config';
 import type { HttpSender } from './http-sender';
 import type { Lanes } from './lanes';
 import type { AttemptRecorder } from './attempt-recorder';
+import { claimLogger } from './claim-logger';
 import { recordCancelled, recordSplit } from './record-result';
 import { urlForLog } from './log-url';
 import { decideAfterAttempt, parseRetryAfter } from './retry-policy';
@@ -33,7 +34,8 @@ type SendResult = { statusCode: number | null; error: string | null; latencyMs: 
  * `posted` is called when the POST has ended (its slot is free while the result is written).
  */
 export async function deliverOne(deps: OneDeliveryDeps, claim: ClaimedNotification, lookup: Promise<string | undefined>, posted: () => void): Promise<void> {
-  const { clock, config, lanes, logger, pool } = deps;
+  const { clock, config, lanes, pool } = deps;
+  const logger = claimLogger(deps.logger, claim);
   let webhookUrl: string | undefined;
   try {
     webhookUrl = await lookup;
@@ -83,7 +85,8 @@ function headers(secret: Buffer | undefined, claim: ClaimedNotification, at: Dat
 }
 
 async function record(deps: OneDeliveryDeps, claim: ClaimedNotification, url: string | null, result: SendResult, at: Date): Promise<void> {
-  const { config, logger } = deps;
+  const { config } = deps;
+  const logger = claimLogger(deps.logger, claim);
   const finishedAt = deps.clock.now();
   const decision = decideAfterAttempt({
     attempt: claim.attempt,

@@ -8,11 +8,13 @@ import { STILL_PENDING } from './by-id-sql';
  * off, so a plan made in a quiet spell still serves a backlog (`backlog-plans.int.ts` makes it so).
  */
 export const RECORD_FUNCTION_DDL = `
-CREATE OR REPLACE FUNCTION webhook_record_attempts(
+-- The result gained correlation_id (ADR 17, a handed-over delivery's line names it): replaced, not altered in place.
+DROP FUNCTION IF EXISTS webhook_record_attempts(uuid[], int[], uuid[], text[], timestamptz[], timestamptz[], text[], int[], timestamptz[], text[], int[], int[], text[], text[], uuid[], int[], bool[], timestamptz, timestamptz, uuid);
+CREATE FUNCTION webhook_record_attempts(
   p_ids uuid[], p_of int[], p_tokens uuid[], p_status text[], p_finished timestamptz[], p_next timestamptz[],
   p_last_error text[], p_attempt int[], p_at timestamptz[], p_url text[], p_code int[], p_latency int[], p_error text[],
   p_outcome text[], p_delivery uuid[], p_size int[], p_hand bool[], p_now timestamptz, p_lease_until timestamptz, p_token uuid)
-RETURNS TABLE (k bigint, id uuid, chave text, body text, attempt int, due_at timestamptz)
+RETURNS TABLE (k bigint, id uuid, chave text, body text, attempt int, due_at timestamptz, correlation_id text)
 LANGUAGE plpgsql VOLATILE
 SET plan_cache_mode = force_generic_plan
 SET enable_seqscan = off
@@ -45,7 +47,7 @@ BEGIN
      ), due AS (
        SELECT n.* FROM wanted w
         CROSS JOIN LATERAL (
-          SELECT id, chave, body, attempt_count, batch_id FROM webhook_outbox
+          SELECT id, chave, body, attempt_count, batch_id, correlation_id FROM webhook_outbox
            WHERE (chave, next_attempt_at) BETWEEN (w.chave, '-infinity') AND (w.chave, p_now) AND status = 'pending'
              AND (lease_until IS NULL OR lease_until <= p_now) AND id <> ALL(p_ids)
            ORDER BY chave, next_attempt_at
@@ -57,11 +59,11 @@ BEGIN
           SET batch_id = o.id, lease_until = p_lease_until, lease_token = p_token, attempt_count = o.attempt_count + 1, updated_at = p_now
          FROM due
         WHERE o.id = due.id AND (due.batch_id IS NULL OR due.batch_id = due.id)
-        RETURNING o.id, o.chave, o.body, o.attempt_count, o.next_attempt_at
+        RETURNING o.id, o.chave, o.body, o.attempt_count, o.next_attempt_at, o.correlation_id
      )
-     SELECT DISTINCT k, NULL::uuid AS id, NULL AS chave, NULL AS body, NULL::int AS attempt, NULL::timestamptz AS due_at FROM moved
+     SELECT DISTINCT k, NULL::uuid AS id, NULL AS chave, NULL AS body, NULL::int AS attempt, NULL::timestamptz AS due_at, NULL::text AS correlation_id FROM moved
      UNION ALL
-     SELECT NULL, id, chave, body, attempt_count, next_attempt_at FROM taken
+     SELECT NULL, id, chave, body, attempt_count, next_attempt_at, correlation_id FROM taken
      ORDER BY due_at NULLS FIRST;
 END
 $record$`;

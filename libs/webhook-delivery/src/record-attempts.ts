@@ -50,9 +50,9 @@ export async function recordAttempts(pool: Pool, finished: FinishedDelivery[], l
     }
   });
   const column = <T>(pick: (f: FinishedDelivery) => T) => finished.map(pick);
-  const { rows } = await pool.query<{ k: number | null; id: string | null; chave: string | null; body: string | null; attempt: number | null }>({
+  const { rows } = await pool.query<{ k: number | null; id: string | null; chave: string | null; body: string | null; attempt: number | null; correlation_id: string | null }>({
     name: 'webhook_record_attempts',
-    text: 'SELECT k, id, chave, body, attempt FROM webhook_record_attempts($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)',
+    text: 'SELECT k, id, chave, body, attempt, correlation_id FROM webhook_record_attempts($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)',
     values: [
       ids,
       of,
@@ -79,7 +79,7 @@ export async function recordAttempts(pool: Pool, finished: FinishedDelivery[], l
   const applied = new Set(rows.filter((r) => r.k !== null).map((r) => Number(r.k) - 1));
   const next = rows
     .filter((r) => r.id !== null)
-    .map((r) => ({ id: r.id!, chave: r.chave!, body: r.body!, items: [r.id!], attempt: r.attempt!, leaseToken: lease.leaseToken, leaseUntil: lease.leaseUntil }));
+    .map((r) => ({ id: r.id!, chave: r.chave!, body: r.body!, items: [r.id!], attempt: r.attempt!, correlationIds: [r.correlation_id], leaseToken: lease.leaseToken, leaseUntil: lease.leaseUntil }));
   return { applied: finished.map((_, k) => applied.has(k)), next };
 }
 

@@ -144,6 +144,12 @@ CREATE TABLE IF NOT EXISTS webhook_outbox_resends (
 );
 CREATE INDEX IF NOT EXISTS webhook_outbox_resends_notification_idx ON webhook_outbox_resends (notification_id, after_seq)`;
 
+/**
+ * The correlation id of the request that published the cash-in (ADR 17: the sandbox payer's, or
+ * a Kafka message's `x-correlation-id`), named on every delivery line. Nullable, no default: instant.
+ */
+export const CORRELATION_ID_DDL = `ALTER TABLE webhook_outbox ADD COLUMN IF NOT EXISTS correlation_id text`;
+
 /** The outbox tables, then batching, as versioned start-up migrations under the one schema lock. */
 export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   { id: '0003-webhook-outbox', up: async (client) => void (await client.query(OUTBOX_DDL)) },
@@ -162,6 +168,7 @@ export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   // Rows arrive in seen_at order: a BRIN index finds the old ones for pruning at almost no cost per insert.
   { id: '0016-webhook-intake-skipped-seen-at', up: async (client) => void (await client.query('CREATE INDEX IF NOT EXISTS webhook_intake_skipped_seen_at_brin ON webhook_intake_skipped USING brin (seen_at)')) },
   { id: '0017-webhook-outbox-resends', up: async (client) => void (await client.query(RESENDS_DDL)) },
+  { id: '0018-webhook-outbox-correlation-id', up: async (client) => void (await client.query(CORRELATION_ID_DDL)) },
 ];
 
 function versionOf(ddl: string): string {

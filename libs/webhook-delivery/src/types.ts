@@ -5,6 +5,8 @@ export interface PixNotificationInput {
   txid: string;
   /** The official Pix object exactly as it is to be sent inside `{"pix":[...]}`. */
   pix: Record<string, unknown>;
+  /** The request that published the cash-in (ADR 17), named on its delivery lines. */
+  correlationId?: string;
 }
 
 /**

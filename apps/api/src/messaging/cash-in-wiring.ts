@@ -137,7 +137,7 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
   };
 
   /** The notifier's intake for its consumer group here (local mode with KAFKA_BROKERS), resolved when used. */
-  readonly intake = { handleBatch: (batch: PixRecebidoMessage[]) => this.requireNotifier().handleBatch(batch) };
+  readonly intake = { handleBatch: (batch: PixRecebidoMessage[], traces?: readonly (CashInTrace | undefined)[]) => this.requireNotifier().handleBatch(batch, traces) };
 
   private requireNotifier(): NotifierCore {
     if (!this.notifier) throw new Error('the notifier runs in this process only in local mode');
