@@ -61,6 +61,8 @@ describe('start-up schema on an empty database', () => {
             '0014-webhook-outbox-retired',
             '0015-webhook-intake-skipped',
             '0016-webhook-intake-skipped-seen-at',
+            '0017-webhook-outbox-resends',
+            '0018-webhook-outbox-correlation-id',
           ]);
           const indexes = await check.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'webhook_outbox' AND indexname = 'webhook_outbox_due_idx'`);
           expect(indexes.rows).toEqual([]);
