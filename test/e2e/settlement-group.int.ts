@@ -1,10 +1,8 @@
-import { CASH_IN_TOPIC } from '@pix/contracts';
 import { createTestDatabase, type TestDatabase } from '@pix/testing';
-import { Kafka, logLevel } from 'kafkajs';
 import { newTxid } from '../support/api-harness';
 import { freePort, startApiProcess, type ApiProcess } from '../support/api-process';
 import { cashIn, contractClient, sleep } from '../support/cash-in-fixtures';
-import { kafkaBrokers, lockKafka, PspCore } from '../support/kafka-client';
+import { deleteGroups, kafkaBrokers, lockKafka, PspCore, startGroupsAtEnd } from '../support/kafka-client';
 import { stopChild } from '../support/notifier-process';
 
 jest.setTimeout(120_000);
@@ -19,7 +17,6 @@ const BROKERS = kafkaBrokers();
 (BROKERS ? describe : describe.skip)('settlement consumer group (SETTLEMENT_GROUP_ID)', () => {
   const run = Date.now().toString(36);
   const groups = [`settle-a-${run}`, `settle-b-${run}`];
-  const kafka = new Kafka({ clientId: 'test-settlement-group', brokers: BROKERS ?? [], logLevel: logLevel.NOTHING });
   let unlock: (() => void) | undefined;
   const dbs: TestDatabase[] = [];
   const apis: ApiProcess[] = [];
@@ -28,12 +25,7 @@ const BROKERS = kafkaBrokers();
   beforeAll(async () => {
     unlock = await lockKafka(BROKERS!, 600_000);
     psp = await PspCore.connect(BROKERS!);
-    // New groups read from the beginning: start them at the end, so they see only this run's cash-in.
-    const admin = kafka.admin();
-    await admin.connect();
-    const partitions = (await admin.fetchTopicOffsets(CASH_IN_TOPIC)).map((p) => ({ partition: p.partition, offset: p.high }));
-    for (const groupId of groups) await admin.setOffsets({ groupId, topic: CASH_IN_TOPIC, partitions });
-    await admin.disconnect();
+    await startGroupsAtEnd(BROKERS!, groups);
     for (const [i, groupId] of groups.entries()) {
       dbs.push(await createTestDatabase(`settlement_group_${i}`));
       apis.push(await startApiProcess(dbs[i].url, await freePort(), { KAFKA_BROKERS: BROKERS!.join(','), SETTLEMENT_GROUP_ID: groupId }));
@@ -43,10 +35,7 @@ const BROKERS = kafkaBrokers();
   afterAll(async () => {
     for (const api of apis) await stopChild(api.child);
     await psp?.disconnect();
-    const admin = kafka.admin();
-    await admin.connect();
-    await admin.deleteGroups(groups).catch(() => undefined);
-    await admin.disconnect();
+    await deleteGroups(BROKERS!, groups);
     for (const db of dbs) await db.drop();
     unlock?.();
   }, 60_000);

@@ -1,9 +1,7 @@
-import { CASH_IN_TOPIC } from '@pix/contracts';
 import { createTestDatabase, type TestDatabase } from '@pix/testing';
-import { Kafka, logLevel } from 'kafkajs';
 import { freePort, startApiProcess, type ApiProcess } from '../support/api-process';
 import { cashIn, sleep } from '../support/cash-in-fixtures';
-import { kafkaBrokers, lockKafka, PspCore } from '../support/kafka-client';
+import { deleteGroups, kafkaBrokers, lockKafka, PspCore, startGroupsAtEnd } from '../support/kafka-client';
 import { stopChild } from '../support/notifier-process';
 
 jest.setTimeout(180_000);
@@ -18,7 +16,6 @@ const METRICS_TOKEN = 'metrics-token-for-the-unowned-e2e-0123';
  */
 (BROKERS ? describe : describe.skip)('Pix to keys no receiver here owns', () => {
   const group = `settle-unowned-${Date.now().toString(36)}`;
-  const kafka = new Kafka({ clientId: 'test-settlement-unowned', brokers: BROKERS ?? [], logLevel: logLevel.NOTHING });
   let unlock: (() => void) | undefined;
   let db: TestDatabase;
   let api: ApiProcess | undefined;
@@ -27,12 +24,7 @@ const METRICS_TOKEN = 'metrics-token-for-the-unowned-e2e-0123';
   beforeAll(async () => {
     unlock = await lockKafka(BROKERS!, 600_000);
     psp = await PspCore.connect(BROKERS!);
-    // A new group reads from the beginning: start it at the end, so it sees only this run's cash-ins.
-    const admin = kafka.admin();
-    await admin.connect();
-    const partitions = (await admin.fetchTopicOffsets(CASH_IN_TOPIC)).map((p) => ({ partition: p.partition, offset: p.high }));
-    await admin.setOffsets({ groupId: group, topic: CASH_IN_TOPIC, partitions });
-    await admin.disconnect();
+    await startGroupsAtEnd(BROKERS!, [group]);
     db = await createTestDatabase('settlement_unowned');
     api = await startApiProcess(db.url, await freePort(), { KAFKA_BROKERS: BROKERS!.join(','), SETTLEMENT_GROUP_ID: group, METRICS_TOKEN });
   }, 720_000);
@@ -40,10 +32,7 @@ const METRICS_TOKEN = 'metrics-token-for-the-unowned-e2e-0123';
   afterAll(async () => {
     if (api) await stopChild(api.child);
     await psp?.disconnect();
-    const admin = kafka.admin();
-    await admin.connect();
-    await admin.deleteGroups([group]).catch(() => undefined);
-    await admin.disconnect();
+    await deleteGroups(BROKERS!, [group]);
     await db?.drop();
     unlock?.();
   }, 60_000);

@@ -157,3 +157,26 @@ function isStale(dir: string, owner: string): boolean {
     return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
+
+/**
+ * Moves consumer groups that are not running yet to the end of the cash-in topic: a new group
+ * reads from the beginning, and a test's apps must see only that test's cash-ins.
+ */
+export async function startGroupsAtEnd(brokers: string[], groupIds: string[]): Promise<void> {
+  const admin = kafkaFor(brokers, 'test-group-offsets').admin();
+  await admin.connect();
+  try {
+    const partitions = (await admin.fetchTopicOffsets(CASH_IN_TOPIC)).map((p) => ({ partition: p.partition, offset: p.high }));
+    for (const groupId of groupIds) await admin.setOffsets({ groupId, topic: CASH_IN_TOPIC, partitions });
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Deletes a test's consumer groups (best effort: a group still in use stays). */
+export async function deleteGroups(brokers: string[], groupIds: string[]): Promise<void> {
+  const admin = kafkaFor(brokers, 'test-group-offsets').admin();
+  await admin.connect();
+  await admin.deleteGroups(groupIds).catch(() => undefined);
+  await admin.disconnect();
+}
