@@ -1,4 +1,4 @@
-import { parseRfc3339Instant, ProblemError, unknownMemberViolations, type Violacao } from '@pix/contracts';
+import { parseRfc3339Instant, ProblemError, singleValue, unknownMemberViolations, type QueryInput, type Violacao } from '@pix/contracts';
 import { NOTIFICATION_STATUSES, type NotificationStatus, type OutboxPageQuery } from '@pix/webhook-delivery';
 
 export const MAX_LIMIT = 200;
@@ -16,12 +16,8 @@ const LATEST = Date.UTC(9999, 11, 31);
  */
 export function parseListQuery(query: Record<string, unknown>): OutboxPageQuery {
   const out: Violacao[] = unknownMemberViolations(query, ['status', 'limit', 'before'], '');
-  const one = (name: string): string | undefined => {
-    const v = Object.prototype.hasOwnProperty.call(query, name) ? query[name] : undefined;
-    if (v === undefined || typeof v === 'string') return v;
-    out.push({ razao: `O parâmetro ${name} deve aparecer uma só vez.`, propriedade: name });
-    return undefined;
-  };
+  // Repeated or not text: refused by name, as every listing of the API refuses it.
+  const one = (name: string): string | undefined => singleValue(query as QueryInput, name, out) ?? undefined;
   const rawLimit = one('limit');
   const limit = rawLimit === undefined ? DEFAULT_LIMIT : /^[0-9]{1,3}$/.test(rawLimit) ? Number(rawLimit) : 0;
   if (limit < 1 || limit > MAX_LIMIT) out.push({ razao: `limit deve ser um inteiro de 1 a ${MAX_LIMIT}.`, propriedade: 'limit', valor: rawLimit });
