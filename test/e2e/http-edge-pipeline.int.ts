@@ -88,4 +88,15 @@ describe('a pipelined request waits for the answers before it on its connection'
     expect(JSON.parse(exchange.answers[2].text).txid).toBe(txid);
     expect(exchange.closed).toBe(false);
   });
+
+  it.each([
+    ['an unknown method', Buffer.from('BOGUS\r\n\r\n'), 400],
+    ['a header over the limit', Buffer.from(`GET /v2/cobv/x HTTP/1.1\r\nHost: api.localhost\r\nX-Big: ${'a'.repeat(100 * 1024)}\r\n\r\n`), 431],
+  ])('answers whole requests before refusing the bytes after them (%s): the PUT stored is the PUT answered', async (_case, refused, status) => {
+    const txid = newTxid('pr');
+    const exchange = await pipelined(api, Buffer.concat([putOf(txid), getOf(txid), refused]), 3);
+    expect(exchange.answers.map((a) => a.status)).toEqual([201, 200, status]);
+    expect(JSON.parse(exchange.answers[1].text).txid).toBe(txid);
+    expect(JSON.parse(exchange.answers[2].text)).toMatchObject({ status });
+  });
 });

@@ -6,7 +6,7 @@ import { Logger } from '@nestjs/common';
 import { correlationIdOf } from '@pix/observability';
 import type { FastifyRequest } from 'fastify';
 import { problemForStatus, rawProblemResponse } from './edge-problem';
-import { installPipelineOrder } from './pipelining';
+import { hasPipelinedRequests, installPipelineOrder } from './pipelining';
 
 const logger = new Logger('HTTP');
 const answered = new WeakSet<Duplex>();
@@ -74,17 +74,46 @@ function lingeringClose(socket: Duplex, answer?: string): void {
  * headers, unknown method, NUL in the request line, bad Content-Length or chunking) or the
  * request timed out. No request object exists to answer through, so the problem is written on
  * the socket by hand, with `Connection: close`, and the socket is closed (its framing is lost).
+ * Bytes refused after whole requests pipelined before them are answered after those requests'
+ * answers (RFC 9112 §9.3.2): answering at once ended the connection under a PUT still being
+ * stored, whose client then saw only this error.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   if (answered.has(socket)) return; // the parser reports again on every further chunk
   answered.add(socket);
   if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return void socket.destroy();
-  // Part of another answer is already out on this connection: appending ours would corrupt it.
-  if ((socket as { _httpMessage?: ServerResponse })._httpMessage?.headersSent) return void socket.destroy();
   const { status, detail } = describe(error.code);
   const correlationId = correlationIdFor(socket);
-  logger.debug(`[cid=${correlationId}] refused at the HTTP parser: ${error.code ?? error.message} → ${status}`);
-  lingeringClose(socket, rawProblemResponse(problemForStatus(status, correlationId, detail)));
+  afterEarlierAnswers(socket, (inFlight) => {
+    // Part of the refused request's own answer is already out (a 413 sent while its body still
+    // streams): appending ours would corrupt it.
+    if (inFlight?.headersSent || socket.destroyed || !socket.writable) return void socket.destroy();
+    logger.debug(`[cid=${correlationId}] refused at the HTTP parser: ${error.code ?? error.message} → ${status}`);
+    lingeringClose(socket, rawProblemResponse(problemForStatus(status, correlationId, detail)));
+  });
+}
+
+/** How long refused bytes wait for the answers of the requests before them; then the connection is dropped. */
+const EARLIER_ANSWERS_MAX_MS = 60_000;
+
+/**
+ * Runs `then` once every answer to a request parsed whole before the refused bytes has been
+ * written. `then` gets the response still in flight when that response's own request is not
+ * whole: the refused bytes are its body (bad chunking) or it timed out, so it is the refused one.
+ */
+function afterEarlierAnswers(socket: Duplex, then: (inFlight?: ServerResponse) => void, deadline = Date.now() + EARLIER_ANSWERS_MAX_MS): void {
+  const current = (socket as { _httpMessage?: ServerResponse & { req?: IncomingMessage } })._httpMessage;
+  const waitsForEarlier = current && !current.writableFinished && current.req?.complete === true;
+  if (!waitsForEarlier && !hasPipelinedRequests(socket as Socket)) return then(current && !current.writableFinished ? current : undefined);
+  if (Date.now() > deadline || socket.destroyed) return void socket.destroy();
+  // The next queued answer takes the socket as the one before finishes: look again after that.
+  let looked = false;
+  const again = () => {
+    if (!looked) setImmediate(() => afterEarlierAnswers(socket, then, deadline));
+    looked = true;
+  };
+  if (waitsForEarlier) current.once('finish', again).once('close', again);
+  else setTimeout(again, 1);
 }
 
 /**
