@@ -117,6 +117,27 @@ if (!BROKERS) {
       expect(request.json).toEqual({ pix: [expected] });
     });
 
+    it('concludes a charge its receiver removed after the Pix was paid; a Pix paid after the removal leaves it removed', async () => {
+      // Settlement records the Pix, then concludes the charge: a PATCH removing it could land in
+      // between and the charge ended removed without its Pix (hostile-input audit). A consumer
+      // running behind is the same case, made here on purpose: the Pix is published after the removal.
+      const remove = async (txid: string) => expect((await http('PATCH', `/cobv/${txid}`, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })).status).toBe(200);
+      const [paidFirst, paidLater] = [await charge(), await charge()];
+      const before = { ...cashIn(paidFirst), horario: new Date(Date.now() - 1000).toISOString() };
+      await remove(paidFirst);
+      await remove(paidLater);
+      const after = cashIn(paidLater);
+      await psp!.publish(before);
+      await psp!.publish(after);
+      const cobv = await concluded(paidFirst);
+      expect(cobv).toMatchObject({ status: 'CONCLUIDA', revisao: 1, pix: [official(before)] });
+      // Published after `before` on the same key (one partition): settled once `before` is.
+      for (const deadline = Date.now() + 10_000; (await http('GET', `/pix/${after.endToEndId}`)).status !== 200 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+      expect((await http('GET', `/pix/${after.endToEndId}`)).body).toEqual(official(after));
+      expect((await http('GET', `/cobv/${paidLater}`)).body).toMatchObject({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR', revisao: 1 });
+      expect((await http('GET', `/cobv/${paidLater}`)).body.pix).toBeUndefined();
+    });
+
     it('notifies a cash-in published twice once (one notification, one delivery)', async () => {
       const message = cashIn(await charge());
       await psp!.publish(message);

@@ -53,8 +53,17 @@ describe('cobv decider: removal by the PSP (REMOVIDA_PELO_PSP)', () => {
     const pix = { endToEndId: 'E12345678202611230929abcdefghijk', txid, chave: KEY, valor: '10.00', horario: new Date(later.getTime() - 60_000).toISOString() };
     const paid = spec.given(gone).when({ type: 'RegistrarPagamentoCobV', txid, pix, now: new Date(later.getTime() + 60_000) }).then((e) => expect(e.map((x) => x.type)).toEqual(['CobVConcluida']));
     expect(fold([...gone, ...paid])).toMatchObject({ status: 'CONCLUIDA', pix: [pix] });
-    // A charge removed by its receiver stays removed (as before).
+  });
+
+  it('a Pix paid before its receiver removed the charge concludes it; one paid after leaves it removed', () => {
+    // Settlement records the Pix, then concludes the charge: a PATCH removing it can land in between
+    // (the hostile-input audit's race), and a consumer running behind reads the Pix after it.
     const byReceiver = [...created, ...spec.given(created).when({ type: 'RevisarCobV', txid, input: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }, now: later, recebedor }).then(() => undefined)];
-    spec.given(byReceiver).when({ type: 'RegistrarPagamentoCobV', txid, pix, now: later }).then([]);
+    const before = { endToEndId: 'E12345678202611230929abcdefghijk', txid, chave: KEY, valor: '10.00', horario: new Date(later.getTime() - 1).toISOString() };
+    const paid = spec.given(byReceiver).when({ type: 'RegistrarPagamentoCobV', txid, pix: before, now: later }).then((e) => expect(e.map((x) => x.type)).toEqual(['CobVConcluida']));
+    expect(fold([...byReceiver, ...paid])).toMatchObject({ status: 'CONCLUIDA', revisao: 1, pix: [before] });
+    spec.given([...byReceiver, ...paid]).when({ type: 'RegistrarPagamentoCobV', txid, pix: before, now: later }).then([]);
+    const after = { ...before, endToEndId: 'E12345678202611230931abcdefghijk', horario: later.toISOString() };
+    spec.given(byReceiver).when({ type: 'RegistrarPagamentoCobV', txid, pix: after, now: later }).then([]);
   });
 });

@@ -6,21 +6,24 @@ import type { CobVState } from './state';
 
 /**
  * A cash-in for an ATIVA charge concludes it. The same Pix again (a redelivered message) changes
- * nothing; a Pix for a charge that is missing or no longer ATIVA leaves the charge as it is (the
- * Pix itself is kept in its own stream).
+ * nothing; a Pix for a charge that is missing, already concluded, or removed before the Pix was
+ * paid leaves the charge as it is (the Pix itself is kept in its own stream).
  */
 export function settle(command: Extract<CobVCommand, { type: 'RegistrarPagamentoCobV' }>, state: CobVState, em: string): CobVEvent[] {
-  if (!state.exists || (state.status !== 'ATIVA' && !paidBeforeRemovalByPsp(state, command.pix))) return [];
+  if (!state.exists || (state.status !== 'ATIVA' && !paidBeforeRemoval(state, command.pix))) return [];
   if (state.pix?.some((p) => p.endToEndId === command.pix.endToEndId)) return [];
   return [{ type: 'CobVConcluida', data: { txid: state.txid, em, pix: command.pix } }];
 }
 
 /**
- * A Pix paid while the charge was ATIVA and read after the PSP removed it (its key moved on while
- * the consumers lagged, ADR 9): the payer paid this charge, so it concludes it.
+ * A Pix paid while the charge was ATIVA and settled after it was removed, by its receiver or by
+ * the PSP: the payer paid this charge, so it concludes it (ADR 7). Settlement records the Pix,
+ * then concludes the charge: a receiver's removal landing between the two, or the consumers
+ * running behind (a key moved on, ADR 9), must not leave a paid charge removed without its Pix.
  */
-function paidBeforeRemovalByPsp(state: Extract<CobVState, { exists: true }>, pix: { horario: string }): boolean {
-  return state.status === 'REMOVIDA_PELO_PSP' && state.removidaPeloPspEm !== undefined && Date.parse(pix.horario) < Date.parse(state.removidaPeloPspEm);
+function paidBeforeRemoval(state: Extract<CobVState, { exists: true }>, pix: { horario: string }): boolean {
+  const removed = state.status === 'REMOVIDA_PELO_USUARIO_RECEBEDOR' || state.status === 'REMOVIDA_PELO_PSP';
+  return removed && state.removidaEm !== undefined && Date.parse(pix.horario) < Date.parse(state.removidaEm);
 }
 
 /**

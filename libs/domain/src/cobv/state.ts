@@ -17,8 +17,8 @@ export type CobVState =
       loteCobVId?: number;
       /** When the last change happened (used by listings' ordering and audits). */
       atualizadaEm: string;
-      /** When the PSP removed it (REMOVIDA_PELO_PSP): a Pix paid before still concludes it. */
-      removidaPeloPspEm?: string;
+      /** When it was removed (by its receiver or by the PSP): a Pix paid before still concludes it. */
+      removidaEm?: string;
       /** Pix received for this charge (the one that concluded it). */
       pix?: PixRecebido[];
     };
@@ -47,10 +47,10 @@ export function evolveCobV(state: CobVState, event: CobVEvent): CobVState {
       return { ...state, cobranca: event.data.cobranca, revisao: event.data.revisao, atualizadaEm: event.data.em };
     case 'CobVRemovida':
       if (!state.exists) return state;
-      return { ...state, status: event.data.status, revisao: event.data.revisao, atualizadaEm: event.data.em };
+      return { ...state, status: event.data.status, revisao: event.data.revisao, atualizadaEm: event.data.em, removidaEm: event.data.em };
     case 'CobVRemovidaPeloPsp':
       if (!state.exists) return state;
-      return { ...state, status: 'REMOVIDA_PELO_PSP', revisao: event.data.revisao, atualizadaEm: event.data.em, removidaPeloPspEm: event.data.em };
+      return { ...state, status: 'REMOVIDA_PELO_PSP', revisao: event.data.revisao, atualizadaEm: event.data.em, removidaEm: event.data.em };
     case 'CobVConcluida':
       if (!state.exists) return state;
       // Paid: the charge's content did not change, so its revision does not either.
