@@ -89,11 +89,22 @@ describe('auth guard', () => {
     expect(reply.header).toHaveBeenCalledWith('www-authenticate', 'Bearer realm="pix", error="insufficient_scope", scope="cobv.read"');
   });
 
-  it('asks for a token (no error code) when none or another scheme is sent', async () => {
-    for (const value of [undefined, 'Basic c2FuZGJveDpzYW5kYm94LXNlY3JldA==']) {
+  it('asks for a token (no error code) when none or another scheme is sent, saying which', async () => {
+    for (const [value, detail] of [
+      [undefined, /^Token de acesso ausente/],
+      ['Basic c2FuZGJveDpzYW5kYm94LXNlY3JldA==', /^Esquema de autorização não aceito \(Basic\)/],
+    ] as const) {
       if (value) headers.authorization = value;
       const error = await refusal('scoped');
       expect((error as UnauthorizedError).challenge).toBe('Bearer realm="pix"');
+      expect((error as UnauthorizedError).message).toMatch(detail);
     }
+  });
+
+  it.each(['Bearer ção', 'Bearer a b', 'Bearer', 'bearer   '])('refuses a Bearer value that is no token (%j) as malformed, 401 invalid_token', async (value) => {
+    headers.authorization = value;
+    const error = await refusal('scoped');
+    expect((error as UnauthorizedError).challenge).toBe('Bearer realm="pix", error="invalid_token"');
+    expect((error as UnauthorizedError).message).toMatch(/^Token de acesso malformado/);
   });
 });

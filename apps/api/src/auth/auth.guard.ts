@@ -42,8 +42,9 @@ export class AuthGuard implements CanActivate {
       throw new DomainError('AcessoNegado', 'Esta rota não tem política de acesso configurada.');
     }
 
-    const token = bearerToken(request.headers.authorization);
-    if (token === undefined) throw new UnauthorizedError('Token de acesso ausente: envie Authorization: Bearer <token> obtido em POST /oauth/token.', REALM);
+    const header = request.headers.authorization;
+    const token = bearerToken(header);
+    if (token === undefined) throw missingToken(header);
     const auth = await this.authenticate(token, request);
     if (typeof auth === 'string') throw new UnauthorizedError(auth, `${REALM}, error="invalid_token"`);
     const missing = required.filter((s) => !auth.scopes.has(s));
@@ -108,6 +109,17 @@ function grantedScopes(client: ClientRecord, scope: string): ReadonlySet<string>
   const scopes: ReadonlySet<string> = new Set(scope.split(' ').filter((s) => current.has(s)));
   granted.set(client.scopes, { scope, scopes });
   return scopes;
+}
+
+/**
+ * No Bearer credentials (RFC 6750 §3.1: no error code), or a Bearer value that is no token at all
+ * (characters outside b64token, spaces inside): told apart, so a client sees what it sent wrong.
+ */
+function missingToken(header: string | undefined): UnauthorizedError {
+  const how = 'envie Authorization: Bearer <token> obtido em POST /oauth/token.';
+  if (header === undefined || header.trim() === '') return new UnauthorizedError(`Token de acesso ausente: ${how}`, REALM);
+  if (!/^Bearer(\s|$)/i.test(header)) return new UnauthorizedError(`Esquema de autorização não aceito (${header.split(/\s/)[0].slice(0, 20)}): ${how}`, REALM);
+  return new UnauthorizedError(`Token de acesso malformado (esperado um b64token da RFC 6750): ${how}`, `${REALM}, error="invalid_token"`);
 }
 
 function bearerToken(header: string | undefined): string | undefined {
