@@ -107,8 +107,11 @@ function afterEarlierAnswers(socket: Duplex, then: (inFlight?: ServerResponse) =
   if (!waitsForEarlier && !hasPipelinedRequests(socket as Socket)) return then(current && !current.writableFinished ? current : undefined);
   if (Date.now() > deadline || socket.destroyed) return void socket.destroy();
   // The next queued answer takes the socket as the one before finishes: look again after that.
+  // An answer that never finishes (its client stopped reading) costs the connection at the deadline.
   let looked = false;
+  const giveUp = setTimeout(() => socket.destroy(), Math.max(0, deadline - Date.now())).unref();
   const again = () => {
+    clearTimeout(giveUp);
     if (!looked) setImmediate(() => afterEarlierAnswers(socket, then, deadline));
     looked = true;
   };
