@@ -1,4 +1,6 @@
 import type dns from 'node:dns';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type net from 'node:net';
 import { HttpSender } from './http-sender';
 import { createSafeLookup, unsafeTargetReason, type LookupAll } from './safe-target';
@@ -28,6 +30,33 @@ describe('HttpSender', () => {
   afterAll(async () => {
     for (const s of senders) s.close();
     for (const r of receivers) await r.close();
+  });
+
+  it('takes the status of an answer whose body is endless without reading it to the end (it held the one thread for every key)', async () => {
+    // A receiver that answers 200 and then streams zeros for as long as the connection stays open.
+    const endless = http.createServer((_req, res) => {
+      res.writeHead(200);
+      const chunk = Buffer.alloc(65536);
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+    });
+    await new Promise<void>((r) => endless.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(endless.address() as AddressInfo).port}/hook/pix`;
+      const started = Date.now();
+      const result = await sender(true).send(url, '{"pix":[]}', {});
+      expect(result).toMatchObject({ statusCode: 200, error: null });
+      // The sender's timeout is 2 s: the answer was not read until it.
+      expect(Date.now() - started).toBeLessThan(1000);
+      // The connection was dropped, not kept for the next POST: that one gets a fresh one.
+      expect(await sender(true).send(url, '{"pix":[]}', {})).toMatchObject({ statusCode: 200, error: null });
+    } finally {
+      endless.closeAllConnections();
+      await new Promise((r) => endless.close(r));
+    }
   });
 
   it('never follows a redirect: a 302 is a failed attempt and its Location is not fetched', async () => {

@@ -78,15 +78,22 @@ export class HttpSender {
         const statusCode = response.statusCode ?? null;
         const retryAfter = header(response.headers['retry-after']);
         const location = header(response.headers.location);
-        // Drain (and ignore) the body so the keep-alive socket can be reused.
-        response.resume();
-        response.on('error', (error) => finish({ statusCode, retryAfter, error: `response aborted: ${error.message}` }));
-        response.on('end', () => {
+        const answered = () => {
           let error: string | null = null;
           if (statusCode !== null && statusCode >= 300 && statusCode < 400) error = `HTTP ${statusCode}: redirect not followed${location ? ` (Location: ${locationForLog(location, target)})` : ''}`;
           else if (statusCode === null || statusCode < 200 || statusCode >= 300) error = `HTTP ${statusCode}`;
           finish({ statusCode, retryAfter, error });
+        };
+        // Drain (and ignore) the body so the keep-alive socket can be reused, up to a bound: past it
+        // the status stands and the connection is dropped, not read to the end.
+        let read = 0;
+        response.on('data', (chunk: Buffer) => {
+          if ((read += chunk.length) <= MAX_ANSWER_BYTES) return;
+          answered();
+          request.destroy();
         });
+        response.on('error', (error) => finish({ statusCode, retryAfter, error: `response aborted: ${error.message}` }));
+        response.on('end', answered);
       });
       request.end(body);
     });
@@ -98,6 +105,13 @@ export class HttpSender {
     this.httpsAgent.destroy();
   }
 }
+
+/**
+ * The most of a receiver's answer read: only its status and headers count. An endless or huge body
+ * read until the timeout kept this one thread busy for every key (hostile-receiver audit: with 20
+ * such receivers another key's p50 went from 10-14 ms to 546 ms).
+ */
+const MAX_ANSWER_BYTES = 64 * 1024;
 
 /** A Location, relative ones resolved against the request's URL, without query or userinfo. */
 function locationForLog(location: string, base: URL): string {
