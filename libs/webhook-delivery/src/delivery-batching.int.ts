@@ -110,6 +110,18 @@ describe('webhook delivery: batched callbacks', () => {
     expect((await h.outbox.get(ids[0]))?.attemptCount).toBe(1);
   });
 
+  it("413 with Retry-After: the halves wait as long as the receiver asks (they were sent at once)", async () => {
+    let refused = 0;
+    const r = await receiver({ responder: (q) => (e2eIds(q.body).length > 2 && refused++ === 0 ? { status: 413, headers: { 'retry-after': '2' } } : { status: 200 }) });
+    h.registrations.urls.set('key-413-wait', r.baseUrl);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push((await h.outbox.enqueue(cashIn('key-413-wait'))).id);
+    await h.startWorker({ maxBatch: 4, maxInFlightPerKey: 1 });
+    await waitFor('all delivered', () => allDelivered(ids), 10_000);
+    expect(r.requests.map((q) => e2eIds(q.body).length)).toEqual([4, 2, 2]);
+    expect(r.requests[1].receivedAt - r.requests[0].receivedAt).toBeGreaterThanOrEqual(1900);
+  });
+
   it('a resent Pix of a delivered batch goes alone under its own id', async () => {
     const r = await receiver();
     h.registrations.urls.set('key-resend', r.baseUrl);

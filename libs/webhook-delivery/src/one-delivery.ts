@@ -63,7 +63,10 @@ export async function deliverOne(deps: OneDeliveryDeps, claim: ClaimedNotificati
     lanes.tooLarge(claim.chave, claim.items.length);
     const finishedAt = clock.now();
     const error = `HTTP 413: batch of ${claim.items.length} split in two`;
-    const applied = await recordSplit(pool, claim, { at, url, statusCode: 413, error, latencyMs: result.latencyMs, outcome: 'retry', finishedAt });
+    // The halves are due at once, or when the receiver's Retry-After says (capped as for any retry).
+    const wait = Math.min(parseRetryAfter(result.retryAfter, finishedAt) ?? 0, config.maxRetryAfterMs);
+    const nextAttemptAt = new Date(finishedAt.getTime() + wait);
+    const applied = await recordSplit(pool, claim, { at, url, statusCode: 413, error, latencyMs: result.latencyMs, outcome: 'retry', nextAttemptAt, finishedAt });
     logger.log(`webhook ${claim.id} to ${urlForLog(url)}: ${error}${applied ? '' : '; lease lost, left to its new holder'}`);
     return;
   }

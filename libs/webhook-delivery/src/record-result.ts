@@ -22,7 +22,8 @@ export interface AttemptRecord {
 
 /**
  * A receiver refused the batch as too large (413): the attempt is logged, and the batch becomes
- * two halves with ids of their own, due at once; the split does not use up a scheduled attempt.
+ * two halves with ids of their own, due at `nextAttemptAt` (at once without a Retry-After); the
+ * split does not use up a scheduled attempt.
  */
 export async function recordSplit(pool: Pool, claim: ClaimedNotification, record: AttemptRecord): Promise<boolean> {
   return inTransactionOn(pool, async (client) => {
@@ -47,10 +48,10 @@ export async function recordSplit(pool: Pool, claim: ClaimedNotification, record
       }
       await client.query(
         `UPDATE webhook_outbox
-            SET batch_id = $2, lease_until = NULL, lease_token = NULL, updated_at = $3, next_attempt_at = $3,
+            SET batch_id = $2, lease_until = NULL, lease_token = NULL, updated_at = $3, next_attempt_at = $5,
                 attempt_count = attempt_count - 1, last_error = $4
           WHERE id = ANY($1::uuid[])`,
-        [part, batchId, record.finishedAt, describeFailure(record)],
+        [part, batchId, record.finishedAt, describeFailure(record), record.nextAttemptAt ?? record.finishedAt],
       );
     }
     return true;
