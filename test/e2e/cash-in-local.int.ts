@@ -153,6 +153,10 @@ describe('cash-in in local mode (sandbox payer, in-process transport)', () => {
     await delivered(e2e, 5, 500);
     expect((await call('POST', '/notifier/resend', {})).status).toBe(400);
     expect((await call('GET', '/notifier/notifications/not-an-id')).status).toBe(404);
+    // The receiver has read the 5th POST; the notifier records its answer right after (CI once read the stats in between).
+    const settled = async () => (await call('GET', `/notifier/notifications/${id}`)).body.status === 'delivered' && (await call('GET', '/notifier/stats')).body.pending === 0;
+    for (const deadline = Date.now() + 5000; !(await settled()) && Date.now() < deadline; ) await sleep(50);
+    expect((await call('GET', `/notifier/notifications/${id}`)).body).toMatchObject({ status: 'delivered' });
     expect((await call('GET', '/notifier/stats')).body).toEqual({ pending: 0, dead: 0, inFlight: 0, oldestPendingAgeMs: null });
   });
 
