@@ -210,6 +210,30 @@ if (!BROKERS) {
       expect(requests[1].receivedAt - requests[0].receivedAt).toBeGreaterThanOrEqual(150); // the 200 ms schedule, ±20 %
     });
 
+    it('a DELETE stops a retry waiting out a Retry-After even when the webhook is registered again before it comes due', async () => {
+      const message = cashIn(await charge());
+      const previous = receiver!.responder;
+      let parked = false;
+      receiver!.responder = (r, i) =>
+        !parked && r.json?.pix?.[0]?.endToEndId === message.endToEndId ? ((parked = true), { status: 503, headers: { 'retry-after': '2' } }) : previous(r, i);
+      try {
+        await psp!.publish(message);
+        await deliveries(message.endToEndId, 1);
+        expect((await http('DELETE', `/webhook/${KEY_A}`)).status).toBe(204);
+        expect((await http('PUT', `/webhook/${KEY_A}`, { webhookUrl: `${receiver!.url}/a` })).status).toBe(200);
+        await sleep(3000);
+        expect(receiver!.forEndToEndId(message.endToEndId)).toHaveLength(1);
+        const n = await notifier!.get(`/notifier/notifications/${notificationIdFor(message.endToEndId)}`);
+        expect(n.body).toMatchObject({ status: 'cancelled', reason: expect.stringContaining('was removed at') });
+        // A Pix stored under the new registration reaches it.
+        const next = cashIn(await charge());
+        await psp!.publish(next);
+        expect(await deliveries(next.endToEndId, 1)).toHaveLength(1);
+      } finally {
+        receiver!.responder = previous;
+      }
+    });
+
     it('a slow receiver for key A does not delay notifications for key B', async () => {
       const slow = new Set<string>();
       const previous = receiver!.responder;

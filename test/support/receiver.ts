@@ -25,6 +25,7 @@ export interface Received {
 export interface Reply {
   status: number;
   delayMs?: number;
+  headers?: Record<string, string>;
 }
 
 /** Decides each answer; `index` counts every request the receiver has seen (0-based). */
@@ -144,7 +145,7 @@ export class Receiver {
       const answer = () => {
         if (res.destroyed) return; // the sender hung up (timed out or died) before our answer
         received.status = reply.status;
-        res.writeHead(reply.status, { 'content-type': 'application/json' }).end('{}');
+        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end('{}');
       };
       if (!reply.delayMs) return answer();
       const timer = setTimeout(() => {

@@ -9,11 +9,20 @@ const webhookStream = streamType<WebhookEvent, [string]>({ WebhookConfigurado: t
 
 /** The authoritative registration of a key: read from its stream, so no read-model lag. */
 export class EventStoreWebhookRegistrations {
+  /** When each key's webhook was last removed before its current registration, from its latest read. */
+  private readonly removed = new Map<string, string>();
+
   constructor(private readonly store: EventStore) {}
 
   async urlFor(chave: string): Promise<string | undefined> {
     const { state } = await aggregateStream(this.store, webhookStream(chave), webhookDecider);
+    if (state.exists && state.removidoEm !== undefined) this.removed.set(chave, state.removidoEm);
+    else this.removed.delete(chave);
     return state.exists ? state.webhookUrl : undefined;
+  }
+
+  removedBefore(chave: string): string | undefined {
+    return this.removed.get(chave);
   }
 }
 

@@ -37,6 +37,22 @@ describe('webhook delivery: retries, dead notifications and resend', () => {
     expect((await h.outbox.get(id))?.deliveredAt).toBeInstanceOf(Date);
   });
 
+  it('a DELETE stops what waits for a retry even when the webhook is registered again before it comes due', async () => {
+    // 429 Retry-After: 1 parks the first POST; meanwhile the receiver DELETEs and PUTs the webhook again.
+    const r = await receiver({ responder: (_req, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 }) });
+    h.registrations.urls.set('key-again', r.baseUrl);
+    const parked = await h.outbox.enqueue(cashIn('key-again'));
+    await waitFor('first attempt', () => r.requests.length === 1);
+    h.registrations.removed.set('key-again', new Date().toISOString());
+    await sleep(1500);
+    expect(r.requests).toHaveLength(1);
+    expect(await h.outbox.get(parked.id)).toMatchObject({ status: 'cancelled', reason: expect.stringMatching(/^the webhook of chave key-again was removed at .+, after this Pix was stored$/) });
+    // A Pix stored after the registration is sent to it, at once.
+    const after = await h.outbox.enqueue(cashIn('key-again'));
+    await waitFor('delivered', async () => (await status(after.id)) === 'delivered');
+    expect(r.requests.map((q) => q.headers['webhook-id'])).toEqual([parked.id, after.id]);
+  });
+
   it('a receiver that is down (port closed) and then comes up gets it', async () => {
     const probe = await TestReceiver.start();
     const port = probe.port;

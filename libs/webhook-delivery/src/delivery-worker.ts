@@ -78,6 +78,8 @@ export class DeliveryWorker {
       config: this.config,
       sender: this.sender,
       lanes: this.lanes,
+      removedBefore: (chave) => this.lookups.removedBefore(chave),
+      swept: new Map(),
       secret: this.config.signingSecret ? decodeSigningSecret(this.config.signingSecret) : undefined,
       mayHandOver: (claim) => this.running && this.lanes.batchOf(claim.chave) === 1 && (this.held.get(claim.chave) ?? 0) <= this.lanes.limitOf(claim.chave),
     };

@@ -6,13 +6,14 @@ import type { Lanes } from './lanes';
 import type { AttemptRecorder } from './attempt-recorder';
 import { claimLogger } from './claim-logger';
 import { recordCancelled, recordSplit } from './record-result';
+import { releaseUnbatched, sweepBeforeRemoval, type RegistrationSweepDeps } from './registration-sweep';
 import { urlForLog } from './log-url';
 import { decideAfterAttempt, parseRetryAfter } from './retry-policy';
 import { signWebhook } from './signature';
 import type { Clock, DeliveryLogger } from './types';
 
 /** What one POST needs from its worker; the worker keeps the scheduling (claims, slots, leases held). */
-export interface OneDeliveryDeps {
+export interface OneDeliveryDeps extends RegistrationSweepDeps {
   pool: Pool;
   config: ResolvedDeliveryConfig;
   sender: HttpSender;
@@ -47,6 +48,12 @@ export async function deliverOne(deps: OneDeliveryDeps, claim: ClaimedNotificati
     const reason = `no webhook registered for chave ${claim.chave}`;
     const applied = await recordCancelled(pool, claim, reason, clock.now());
     if (applied) logger.log(`webhook ${claim.id}: cancelled, ${reason}`);
+    return;
+  }
+  const kept = await sweepBeforeRemoval(deps, claim, clock.now());
+  if (kept !== undefined && kept.length < claim.items.length) {
+    if (kept.length > 0) await releaseUnbatched(pool, claim, kept, clock.now());
+    logger.log(`webhook ${claim.id}: not sent, ${claim.items.length - kept.length} of its ${claim.items.length} Pix stored before the webhook of chave ${claim.chave} was removed and registered again${kept.length > 0 ? '; the others go in a delivery of their own' : ''}`);
     return;
   }
   const url = `${webhookUrl}/pix`; // the official callback: plain concatenation, as BCB specifies

@@ -30,6 +30,11 @@ export const isSkipped = (item: IntakeItem): item is SkippedCashIn => 'skipped' 
  */
 export interface WebhookRegistrations {
   urlFor(chave: string): Promise<string | undefined>;
+  /**
+   * When the key's webhook was last removed before the registration its latest `urlFor` found
+   * (RFC 3339; undefined: never). Notifications pending since before then are cancelled, not sent.
+   */
+  removedBefore?(chave: string): string | undefined;
 }
 
 export interface Clock {

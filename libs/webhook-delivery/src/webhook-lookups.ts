@@ -39,6 +39,11 @@ export class WebhookLookups {
     return answer;
   }
 
+  /** When the key's webhook was last removed before its current registration, as the latest read found (where the app tells). */
+  removedBefore(chave: string): string | undefined {
+    return this.registrations.removedBefore?.(chave);
+  }
+
   private forgetOld(now: number): void {
     for (const [chave, read] of this.reads) if (read.found !== undefined && now - read.startedAt >= this.reuseMs) this.reads.delete(chave);
   }

@@ -17,6 +17,17 @@ const put = (webhookUrl: string, over: Partial<Extract<WebhookCommand, { type: '
 const configured: WebhookEvent[] = [{ type: 'WebhookConfigurado', data: { chave, webhookUrl: 'https://r.example/hook', criacao: now.toISOString(), recebedorId: 'loja-a' } }];
 
 describe('webhook decider', () => {
+  it('a registration made after a removal remembers when the key was last removed; a new URL keeps it; a first one has none', () => {
+    const fold = (events: WebhookEvent[]) => events.reduce(webhookDecider.evolve, webhookDecider.initialState);
+    const removed: WebhookEvent = { type: 'WebhookRemovido', data: { chave, em: '2026-11-22T12:05:00.000Z', recebedorId: 'loja-a' } };
+    const again: WebhookEvent = { type: 'WebhookConfigurado', data: { chave, webhookUrl: 'https://r.example/hook', criacao: '2026-11-22T12:06:00.000Z', recebedorId: 'loja-a' } };
+    const moved: WebhookEvent = { type: 'WebhookConfigurado', data: { ...again.data, webhookUrl: 'https://r.example/new', criacao: '2026-11-22T12:07:00.000Z' } };
+    expect(fold(configured)).not.toHaveProperty('removidoEm');
+    expect(fold([...configured, removed])).toEqual({ exists: false, removidoEm: '2026-11-22T12:05:00.000Z' });
+    expect(fold([...configured, removed, again])).toMatchObject({ exists: true, removidoEm: '2026-11-22T12:05:00.000Z' });
+    expect(fold([...configured, removed, again, moved])).toMatchObject({ exists: true, webhookUrl: 'https://r.example/new', removidoEm: '2026-11-22T12:05:00.000Z' });
+  });
+
   it('configures, replaces, keeps an identical PUT, and removes', () => {
     spec.given([]).when(put('https://r.example/hook')).then(configured);
     spec.given(configured).when(put('https://r.example/other')).then((e) => expect(e).toMatchObject([{ data: { webhookUrl: 'https://r.example/other' } }]));

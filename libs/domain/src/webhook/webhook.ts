@@ -17,7 +17,25 @@ export type WebhookCommand =
   | { type: 'ConfigurarWebhook'; chave: string; webhookUrl: string; now: Date; recebedorId: string; chavesDoRecebedor: string[]; politica: PoliticaWebhook }
   | { type: 'RemoverWebhook'; chave: string; now: Date; recebedorId: string };
 
-export type WebhookState = { exists: false } | { exists: true; chave: string; webhookUrl: string; criacao: string; recebedorId: string };
+export type WebhookState =
+  | {
+      exists: false;
+      /** When the key's last registration was removed, if it ever had one. */
+      removidoEm?: string;
+    }
+  | {
+      exists: true;
+      chave: string;
+      webhookUrl: string;
+      criacao: string;
+      recebedorId: string;
+      /**
+       * When an earlier registration of the key was last removed (none: never): a notification
+       * stored before then must not reach this one, since a DELETE stops everything not yet sent
+       * (ADR 7). A new URL without a removal keeps it.
+       */
+      removidoEm?: string;
+    };
 
 export const webhookStreamId = (chave: string) => `webhook-${chave}`;
 
@@ -39,8 +57,9 @@ export const webhookDecider = {
     if (state.exists && state.webhookUrl === command.webhookUrl && state.recebedorId === command.recebedorId) return [];
     return [{ type: 'WebhookConfigurado', data: { chave: command.chave, webhookUrl: command.webhookUrl, criacao: em, recebedorId: command.recebedorId } }];
   },
-  evolve(_state: WebhookState, event: WebhookEvent): WebhookState {
-    return event.type === 'WebhookConfigurado' ? { exists: true, ...event.data } : { exists: false };
+  evolve(state: WebhookState, event: WebhookEvent): WebhookState {
+    if (event.type === 'WebhookRemovido') return { exists: false, removidoEm: event.data.em };
+    return { exists: true, ...event.data, ...(state.removidoEm !== undefined ? { removidoEm: state.removidoEm } : {}) };
   },
 };
 

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { WebhookEvent, WebhookState } from '@pix/domain';
+import { webhookDecider, type WebhookEvent, type WebhookState } from '@pix/domain';
 import type { Projection } from '../projection';
 
 export type WebhookRow = Extract<WebhookState, { exists: true }>;
@@ -13,8 +13,9 @@ export const webhookProjection: Projection<WebhookRow, WebhookEvent> = {
   table: 'rm_webhook',
   canHandle: ['WebhookConfigurado', 'WebhookRemovido'],
   keyOf: (event) => event.data.chave,
-  apply: (_row, event) => {
-    return event.type === 'WebhookConfigurado' ? { exists: true, ...event.data } : null;
+  apply: (row, event) => {
+    const next = webhookDecider.evolve(row ?? webhookDecider.initialState, event);
+    return next.exists ? next : null;
   },
   columns: [
     // Nullable only for registrations written before receivers had ids: those are nobody's.

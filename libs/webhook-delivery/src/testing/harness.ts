@@ -8,8 +8,13 @@ import { TestReceiver } from './test-receiver';
 /** Registrations held in memory by the test (the app injects its authoritative store). */
 export class MapRegistrations implements WebhookRegistrations {
   readonly urls = new Map<string, string>();
+  /** When a key's webhook was last removed before its current registration (a DELETE and a PUT again). */
+  readonly removed = new Map<string, string>();
   async urlFor(chave: string): Promise<string | undefined> {
     return this.urls.get(chave);
+  }
+  removedBefore(chave: string): string | undefined {
+    return this.removed.get(chave);
   }
 }
 
