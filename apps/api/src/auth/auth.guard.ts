@@ -118,7 +118,8 @@ function grantedScopes(client: ClientRecord, scope: string): ReadonlySet<string>
 function missingToken(header: string | undefined): UnauthorizedError {
   const how = 'envie Authorization: Bearer <token> obtido em POST /oauth/token.';
   if (header === undefined || header.trim() === '') return new UnauthorizedError(`Token de acesso ausente: ${how}`, REALM);
-  if (!/^Bearer(\s|$)/i.test(header)) return new UnauthorizedError(`Esquema de autorização não aceito (${header.split(/\s/)[0].slice(0, 20)}): ${how}`, REALM);
+  // The scheme is not echoed: a client that sent a bare secret would find part of it in the answer and in logs.
+  if (!/^Bearer(\s|$)/i.test(header)) return new UnauthorizedError(`Esquema de autorização não aceito: ${how}`, REALM);
   return new UnauthorizedError(`Token de acesso malformado (esperado um b64token da RFC 6750): ${how}`, `${REALM}, error="invalid_token"`);
 }
 
