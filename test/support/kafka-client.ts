@@ -187,18 +187,17 @@ const DEFAULT_GROUPS = ['pix-api-settlement', 'pix-notifier'];
 async function startNewDefaultGroupsAtEnd(brokers: string[]): Promise<void> {
   const admin = kafkaFor(brokers, 'test-group-offsets').admin();
   await admin.connect();
+  const fresh: string[] = [];
   try {
     if (!(await admin.listTopics()).includes(CASH_IN_TOPIC)) return;
-    const ends = (await admin.fetchTopicOffsets(CASH_IN_TOPIC)).map((p) => ({ partition: p.partition, offset: p.high }));
-    if (ends.every((p) => p.offset === '0')) return;
     for (const groupId of DEFAULT_GROUPS) {
       const [committed] = await admin.fetchOffsets({ groupId, topics: [CASH_IN_TOPIC] });
-      // A group with members cannot be moved (apps of a test killed before its clean-up): left as it is.
-      if (committed.partitions.every((p) => p.offset === '-1')) await admin.setOffsets({ groupId, topic: CASH_IN_TOPIC, partitions: ends }).catch(() => undefined);
+      if (committed.partitions.every((p) => p.offset === '-1')) fresh.push(groupId);
     }
   } finally {
     await admin.disconnect();
   }
+  if (fresh.length > 0) await startGroupsAtEnd(brokers, fresh);
 }
 
 /** Deletes a test's consumer groups (best effort: a group still in use stays). */
