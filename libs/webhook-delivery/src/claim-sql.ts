@@ -115,7 +115,7 @@ tagged AS (
   SELECT c.did, c.chave, c.delivery_body, cardinality(c.items), p_now FROM composed c WHERE c.kind <> 'b' AND cardinality(c.items) > 1
 ), leased AS (
   UPDATE webhook_outbox o
-     SET batch_id = c.did, lease_until = p_lease_until, lease_token = p_token, attempt_count = o.attempt_count + 1, updated_at = p_now
+     SET batch_id = c.did, lease_until = p_lease_until, lease_token = p_token, lease_owner = p_owner, attempt_count = o.attempt_count + 1, updated_at = p_now
     FROM composed c CROSS JOIN LATERAL unnest(c.items) AS it(id)
    WHERE o.id = it.id
 )`;
@@ -153,7 +153,8 @@ const SETTLE_DUE_KEYS = `
 /**
  * A claim in ONE round trip: the function takes the claim lock (claimers take turns, so two
  * cannot both see a free slot), and its query then runs on a snapshot taken after the lock, so
- * it sees every lease the claimer before it committed. The transaction is the call's own. The
+ * it sees every lease the claimer before it committed. Each lease names the worker that holds it
+ * (`p_owner`, lease-owner.ts), so the leases of a worker that died end as soon as its session does. The transaction is the call's own. The
  * attempt counter moves at claim time, so an attempt whose worker died mid-request still counts
  * against the schedule. Installed by a migration named after its text (schema.ts). It is
  * planned at every call, as the statements it replaced were: a generic plan, made once per
@@ -162,12 +163,12 @@ const SETTLE_DUE_KEYS = `
  * deliveries/s, back to back).
  */
 export const CLAIM_FUNCTION_DDL = `
--- The result gained a column (correlation_ids): a function's result type cannot be replaced in place.
--- Callers name the columns they read, so the previous release's keep working.
+-- The lease's owner (lease-owner.ts) came last, with a default: the previous release's calls,
+-- without it, reach this one function (two overloads would make them ambiguous).
 DROP FUNCTION IF EXISTS webhook_claim_due(timestamptz, int, int, int, text[], int[], int[], timestamptz, uuid);
-CREATE FUNCTION webhook_claim_due(
+CREATE OR REPLACE FUNCTION webhook_claim_due(
   p_now timestamptz, p_limit int, p_cap int, p_batch int, p_keys text[], p_caps int[], p_batches int[],
-  p_lease_until timestamptz, p_token uuid)
+  p_lease_until timestamptz, p_token uuid, p_owner int DEFAULT NULL)
 RETURNS TABLE (delivery_id uuid, chave text, body text, items uuid[], attempt int, correlation_ids text[])
 LANGUAGE plpgsql VOLATILE
 SET plan_cache_mode = force_custom_plan

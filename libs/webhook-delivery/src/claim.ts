@@ -38,6 +38,8 @@ export interface ClaimRequest {
   lanes?: LaneLimits;
   /** now + timeoutMs + margin: nobody else sends it while our request may still be in flight. */
   leaseUntil: Date;
+  /** The claiming worker's owner number (lease-owner.ts); null or absent: the lease ends by time alone. */
+  owner?: number | null;
 }
 
 /**
@@ -51,7 +53,7 @@ export async function claimDue(pool: Pool, request: ClaimRequest): Promise<Claim
   const leaseToken = randomUUID();
   const { rows } = await pool.query<ClaimedRow>({
     name: 'webhook_claim_due',
-    text: 'SELECT delivery_id, chave, body, items, attempt, correlation_ids FROM webhook_claim_due($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+    text: 'SELECT delivery_id, chave, body, items, attempt, correlation_ids FROM webhook_claim_due($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
     values: claimArgs(request, leaseToken),
   });
   return toClaims(rows, leaseToken, request.leaseUntil);
@@ -69,7 +71,7 @@ interface ClaimedRow {
 /** `webhook_claim_due`'s parameters, in order (`webhook_enqueue` ends with the same ones). */
 export function claimArgs(request: ClaimRequest, leaseToken: string): unknown[] {
   const lanes = request.lanes ?? { keys: [], inFlight: [], batch: [] };
-  return [request.now, request.limit, request.maxInFlightPerKey, request.maxBatch ?? 1, lanes.keys, lanes.inFlight, lanes.batch, request.leaseUntil, leaseToken];
+  return [request.now, request.limit, request.maxInFlightPerKey, request.maxBatch ?? 1, lanes.keys, lanes.inFlight, lanes.batch, request.leaseUntil, leaseToken, request.owner ?? null];
 }
 
 export function toClaims(rows: ClaimedRow[], leaseToken: string, leaseUntil: Date): ClaimedNotification[] {

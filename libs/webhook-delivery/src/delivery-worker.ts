@@ -9,6 +9,7 @@ import { releaseUnsent } from './record-result';
 import { repairDueKeys } from './due-keys-sql';
 import { deliverOne, type OneDeliveryDeps } from './one-delivery';
 import { enqueueAndClaim } from './enqueue';
+import { LeaseOwner } from './lease-owner';
 import { INTAKE_SKIPPED_RETENTION_MS, pruneIntakeSkipped } from './intake-skipped';
 import { autovacuumWarning, ensureOutboxSchema } from './schema';
 import { decodeSigningSecret } from './signature';
@@ -17,6 +18,8 @@ import { WebhookLookups } from './webhook-lookups';
 
 /** How often a worker checks that every key with pending notifications is in webhook_due_keys. */
 const REPAIR_INTERVAL_MS = 60_000;
+/** How often a worker ends the leases of workers whose database session has ended (lease-owner.ts). */
+const DEAD_LEASES_INTERVAL_MS = 1000;
 
 /**
  * Drains the outbox: claims due deliveries (one notification, or a batch for one key) under a
@@ -51,6 +54,9 @@ export class DeliveryWorker {
   private wake?: () => void;
   private wakeRequested = false;
   private nextRepairAt = 0;
+  private nextDeadLeasesAt = 0;
+  /** This worker's number on its leases, and its mark of life (lease-owner.ts). */
+  private readonly owner: LeaseOwner;
 
   constructor(
     private readonly pool: Pool,
@@ -65,10 +71,11 @@ export class DeliveryWorker {
     const recorder = new AttemptRecorder(pool, {
       lease: () => {
         const now = this.clock.now();
-        return { now, leaseToken: randomUUID(), leaseUntil: this.leaseEnd(now) };
+        return { now, leaseToken: randomUUID(), leaseUntil: this.leaseEnd(now), owner: this.owner.current() };
       },
       handedOver: (next) => this.dispatch(next),
     });
+    this.owner = new LeaseOwner(pool, logger);
     this.sender = new HttpSender(this.config.timeoutMs, this.config.tls, this.config.allowPrivateTargets ?? false);
     this.one = {
       pool,
@@ -91,6 +98,7 @@ export class DeliveryWorker {
     await ensureOutboxSchema(this.pool);
     const warning = await autovacuumWarning(this.pool);
     if (warning) (this.logger.warn ?? this.logger.log).call(this.logger, warning);
+    await this.owner.start();
     this.running = true;
     this.loop = this.run();
   }
@@ -134,6 +142,8 @@ export class DeliveryWorker {
     await releaseUnsent(this.pool, unsent, this.clock.now()).catch((error) =>
       this.logger.error(`webhook delivery: ${unsent.length} claimed deliveries not handed back (${(error as Error).message}); retried when their leases end`),
     );
+    // Last: leases not handed back above end as this session does, instead of by time.
+    await this.owner.stop();
     this.sender.close();
   }
 
@@ -141,6 +151,7 @@ export class DeliveryWorker {
     while (this.running) {
       this.wakeRequested = false;
       await this.checkDueKeys();
+      await this.releaseDeadLeases();
       // Claims run ahead of the free POST slots by up to `concurrency` deliveries: a POST that
       // ends starts the next claimed one at once instead of waiting for a claim round trip.
       const free = this.free();
@@ -174,6 +185,13 @@ export class DeliveryWorker {
     }
   }
 
+  /** Makes the deliveries of dead workers due now (lease-owner.ts); the claim below takes them. */
+  private async releaseDeadLeases(): Promise<void> {
+    if (performance.now() < this.nextDeadLeasesAt) return;
+    this.nextDeadLeasesAt = performance.now() + DEAD_LEASES_INTERVAL_MS;
+    await this.owner.releaseDead(this.clock.now());
+  }
+
   /** Claims run ahead of the free POST slots by up to `concurrency` deliveries (less those promised to claims under way). */
   private free(): number {
     return Math.max(0, 2 * this.config.concurrency - (this.inFlight.size - this.slow) - this.ready.length - this.reserved);
@@ -190,7 +208,7 @@ export class DeliveryWorker {
   }
 
   private claimRequest(now: Date, limit: number) {
-    return { now, limit, maxInFlightPerKey: this.lanes.initial, maxBatch: this.config.maxBatch, lanes: this.lanes.limits(), leaseUntil: this.leaseEnd(now) };
+    return { now, limit, maxInFlightPerKey: this.lanes.initial, maxBatch: this.config.maxBatch, lanes: this.lanes.limits(), leaseUntil: this.leaseEnd(now), owner: this.owner.current() };
   }
 
   /** now + timeoutMs + margin: nobody else sends it while our request may still be in flight. */

@@ -19,10 +19,12 @@ import { lowerDueKeys } from './due-keys-sql';
  * is a different overload and stays for instances of the previous release during an upgrade.
  */
 export const ENQUEUE_FUNCTION_DDL = `
+-- p_owner came last, with a default, for the reason given at webhook_claim_due.
+DROP FUNCTION IF EXISTS webhook_enqueue(uuid[], text[], text[], text[], text[], text[], timestamptz, int, int, int, text[], int[], int[], timestamptz, uuid);
 CREATE OR REPLACE FUNCTION webhook_enqueue(
   p_ids uuid[], p_e2e text[], p_chaves text[], p_txids text[], p_bodies text[], p_cids text[],
   p_now timestamptz, p_limit int, p_cap int, p_batch int, p_keys text[], p_caps int[], p_batches int[],
-  p_lease_until timestamptz, p_token uuid)
+  p_lease_until timestamptz, p_token uuid, p_owner int DEFAULT NULL)
 RETURNS TABLE (created int, delivery_id uuid, chave text, body text, items uuid[], attempt int, correlation_ids text[])
 LANGUAGE plpgsql VOLATILE
 AS $enqueue$
@@ -53,7 +55,7 @@ BEGIN
   RETURN QUERY SELECT n, NULL::uuid, NULL::text, NULL::text, NULL::uuid[], NULL::int, NULL::text[];
   IF n > 0 AND p_limit > 0 THEN
     RETURN QUERY SELECT NULL::int, c.delivery_id, c.chave, c.body, c.items, c.attempt, c.correlation_ids
-      FROM webhook_claim_due(p_now, p_limit, p_cap, p_batch, p_keys, p_caps, p_batches, p_lease_until, p_token) c;
+      FROM webhook_claim_due(p_now, p_limit, p_cap, p_batch, p_keys, p_caps, p_batches, p_lease_until, p_token, p_owner) c;
   END IF;
 END
 $enqueue$`;

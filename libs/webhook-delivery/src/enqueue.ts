@@ -36,7 +36,7 @@ export async function enqueueAndClaim(
     // JSON.stringify is native, and json_array_elements_text gives back the exact strings.
     text: `SELECT created, delivery_id, chave, body, items, attempt, correlation_ids
              FROM webhook_enqueue($1, $2, $3, $4, ARRAY(SELECT b FROM json_array_elements_text($5::json) WITH ORDINALITY AS t(b, n) ORDER BY n),
-                                  $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+                                  $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
     values: [
       rows.map((i) => notificationIdFor(i.endToEndId)),
       rows.map((i) => i.endToEndId),

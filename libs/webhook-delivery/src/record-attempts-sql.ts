@@ -8,12 +8,14 @@ import { STILL_PENDING } from './by-id-sql';
  * off, so a plan made in a quiet spell still serves a backlog (`backlog-plans.int.ts` makes it so).
  */
 export const RECORD_FUNCTION_DDL = `
--- The result gained correlation_id (ADR 17, a handed-over delivery's line names it): replaced, not altered in place.
+-- The handover's lease owner (lease-owner.ts) came last, with a default, for the reason given at
+-- webhook_claim_due: the previous release's calls reach this one function.
 DROP FUNCTION IF EXISTS webhook_record_attempts(uuid[], int[], uuid[], text[], timestamptz[], timestamptz[], text[], int[], timestamptz[], text[], int[], int[], text[], text[], uuid[], int[], bool[], timestamptz, timestamptz, uuid);
-CREATE FUNCTION webhook_record_attempts(
+CREATE OR REPLACE FUNCTION webhook_record_attempts(
   p_ids uuid[], p_of int[], p_tokens uuid[], p_status text[], p_finished timestamptz[], p_next timestamptz[],
   p_last_error text[], p_attempt int[], p_at timestamptz[], p_url text[], p_code int[], p_latency int[], p_error text[],
-  p_outcome text[], p_delivery uuid[], p_size int[], p_hand bool[], p_now timestamptz, p_lease_until timestamptz, p_token uuid)
+  p_outcome text[], p_delivery uuid[], p_size int[], p_hand bool[], p_now timestamptz, p_lease_until timestamptz, p_token uuid,
+  p_owner int DEFAULT NULL)
 RETURNS TABLE (k bigint, id uuid, chave text, body text, attempt int, due_at timestamptz, correlation_id text)
 LANGUAGE plpgsql VOLATILE
 SET plan_cache_mode = force_generic_plan
@@ -56,7 +58,7 @@ BEGIN
         ) n
      ), taken AS (
        UPDATE webhook_outbox o
-          SET batch_id = o.id, lease_until = p_lease_until, lease_token = p_token, attempt_count = o.attempt_count + 1, updated_at = p_now
+          SET batch_id = o.id, lease_until = p_lease_until, lease_token = p_token, lease_owner = p_owner, attempt_count = o.attempt_count + 1, updated_at = p_now
          FROM due
         WHERE o.id = due.id AND (due.batch_id IS NULL OR due.batch_id = due.id)
         RETURNING o.id, o.chave, o.body, o.attempt_count, o.next_attempt_at, o.correlation_id

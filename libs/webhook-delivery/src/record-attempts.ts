@@ -16,6 +16,8 @@ export interface HandoverLease {
   now: Date;
   leaseToken: string;
   leaseUntil: Date;
+  /** The worker's owner number (lease-owner.ts); null or absent: the lease ends by time alone. */
+  owner?: number | null;
 }
 
 export interface Recorded {
@@ -52,7 +54,7 @@ export async function recordAttempts(pool: Pool, finished: FinishedDelivery[], l
   const column = <T>(pick: (f: FinishedDelivery) => T) => finished.map(pick);
   const { rows } = await pool.query<{ k: number | null; id: string | null; chave: string | null; body: string | null; attempt: number | null; correlation_id: string | null }>({
     name: 'webhook_record_attempts',
-    text: 'SELECT k, id, chave, body, attempt, correlation_id FROM webhook_record_attempts($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)',
+    text: 'SELECT k, id, chave, body, attempt, correlation_id FROM webhook_record_attempts($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)',
     values: [
       ids,
       of,
@@ -74,6 +76,7 @@ export async function recordAttempts(pool: Pool, finished: FinishedDelivery[], l
       lease.now,
       lease.leaseUntil,
       lease.leaseToken,
+      lease.owner ?? null,
     ],
   });
   const applied = new Set(rows.filter((r) => r.k !== null).map((r) => Number(r.k) - 1));

@@ -150,11 +150,20 @@ CREATE INDEX IF NOT EXISTS webhook_outbox_resends_notification_idx ON webhook_ou
  */
 export const CORRELATION_ID_DDL = `ALTER TABLE webhook_outbox ADD COLUMN IF NOT EXISTS correlation_id text`;
 
+/**
+ * The worker a lease belongs to (lease-owner.ts): a lease whose worker's session has ended is
+ * ended early. Written with every lease and left behind when the lease ends (only rows leased now
+ * are read). Nullable without a default: instant on any table size.
+ */
+export const LEASE_OWNER_DDL = `ALTER TABLE webhook_outbox ADD COLUMN IF NOT EXISTS lease_owner int`;
+
 /** The outbox tables, then batching, as versioned start-up migrations under the one schema lock. */
 export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   { id: '0003-webhook-outbox', up: async (client) => void (await client.query(OUTBOX_DDL)) },
   { id: '0004-webhook-batches', up: async (client) => void (await client.query(BATCH_DDL)) },
   { id: '0005-webhook-claim-index', up: async (client) => void (await client.query(CLAIM_INDEX_DDL)) },
+  // Before the functions that write it, which follow whenever their text changes.
+  { id: '0019-webhook-outbox-lease-owner', up: async (client) => void (await client.query(LEASE_OWNER_DDL)) },
   // One id per version of the function: a changed body is applied once, on the first start with it.
   { id: `0006-webhook-claim-function-${versionOf(CLAIM_FUNCTION_DDL)}`, up: async (client) => void (await client.query(CLAIM_FUNCTION_DDL)) },
   { id: `0007-webhook-enqueue-function-${versionOf(ENQUEUE_FUNCTION_DDL)}`, up: async (client) => void (await client.query(ENQUEUE_FUNCTION_DDL)) },
