@@ -5,28 +5,34 @@ import type { DeliveryLogger } from './types';
 /** First key of the two-key advisory locks that mark a delivery worker alive (ADR 15). */
 export const LEASE_OWNER_LOCK_CLASS = 727_103;
 
-/**
- * Leases of workers whose database session has ended end now (`$1`): their deliveries are due
- * again at once instead of when the lease runs out (timeout + margin, 45 s by default). A worker
- * holds the advisory lock (LEASE_OWNER_LOCK_CLASS, its owner number) on a session of its own for
- * as long as it lives, and PostgreSQL drops it when that session ends (kill -9 closes the socket).
- * Leases written without an owner, or whose owner's session lingers (a host gone without closing
- * its connections), still run out by time alone. The leased rows are found through the partial
- * index of leases; the lock table is read once.
- */
-const RELEASE_DEAD_LEASES = `
-WITH live AS MATERIALIZED (
+const LIVE_OWNERS = `
+live AS MATERIALIZED (
   SELECT l.objid::bigint AS owner FROM pg_locks l
    WHERE l.locktype = 'advisory' AND l.classid = ${LEASE_OWNER_LOCK_CLASS}::oid AND l.objsubid = 2 AND l.granted
      AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-)
-UPDATE webhook_outbox o SET lease_until = $1
- WHERE o.status = 'pending' AND o.lease_until IS NOT NULL AND o.lease_until > $1
-   AND o.lease_owner IS NOT NULL AND o.lease_owner NOT IN (SELECT owner FROM live)
-RETURNING o.lease_owner`;
+)`;
+const LEASED_BY_THE_DEAD = `o.status = 'pending' AND o.lease_until IS NOT NULL AND o.lease_until > $1
+   AND o.lease_owner IS NOT NULL AND o.lease_owner NOT IN (SELECT owner FROM live)`;
+
+/**
+ * Owners of live leases (`$1`: now) whose lock is gone. A worker holds the advisory lock
+ * (LEASE_OWNER_LOCK_CLASS, its owner number) on a session of its own for as long as it lives,
+ * and PostgreSQL drops it when that session ends (kill -9 closes the socket). The leased rows are
+ * found through the partial index of leases; the lock table is read only when some lease is live.
+ */
+const DEAD_OWNERS = `WITH ${LIVE_OWNERS} SELECT DISTINCT o.lease_owner AS owner FROM webhook_outbox o WHERE ${LEASED_BY_THE_DEAD}`;
+
+/** Their leases (`$2`: the owners) end now: the deliveries are due at once. Owners back meanwhile keep theirs. */
+const RELEASE = `WITH ${LIVE_OWNERS} UPDATE webhook_outbox o SET lease_until = $1 WHERE o.lease_owner = ANY($2) AND ${LEASED_BY_THE_DEAD} RETURNING o.lease_owner`;
 
 /** How long to wait before taking the lock again after its session was lost. */
 const RECONNECT_DELAY_MS = 1000;
+/**
+ * How long an owner must stay without its lock before its leases end: a database restart or
+ * failover drops every worker's lock at once, and each takes it again within RECONNECT_DELAY_MS;
+ * their POSTs in flight meanwhile must not be sent a second time by whoever reconnected first.
+ */
+export const DEAD_OWNER_CONFIRM_MS = 2 * RECONNECT_DELAY_MS;
 
 /**
  * This worker's mark of life: a number written on every lease it takes (`lease_owner`) and an
@@ -44,6 +50,8 @@ export class LeaseOwner {
   private retry?: NodeJS.Timeout;
   /** Said once per outage, not at every retry. */
   private warned = false;
+  /** Owners of live leases seen without their lock, and since when (this worker's clock). */
+  private suspects = new Map<number, number>();
 
   constructor(
     private readonly pool: Pool,
@@ -62,13 +70,19 @@ export class LeaseOwner {
   }
 
   /**
-   * Ends leases whose owner's session is gone; answers how many deliveries became due. Run on this
-   * worker's own session, so a lost session shows here too and the lock is taken again.
+   * Ends the leases of owners without their lock for DEAD_OWNER_CONFIRM_MS (seen by this worker's
+   * checks); answers how many deliveries became due. Run on this worker's own session, so a lost
+   * session shows here too and the lock is taken again. Leases without an owner, or whose owner's
+   * session lingers on the server (a host gone without closing its sockets), end by time alone.
    */
   async releaseDead(now: Date): Promise<number> {
     if (!this.held || !this.client) return 0;
     try {
-      const { rows } = await this.client.query<{ lease_owner: number }>({ name: 'webhook_release_dead_leases', text: RELEASE_DEAD_LEASES, values: [now] });
+      const dead = (await this.client.query<{ owner: number }>({ name: 'webhook_dead_lease_owners', text: DEAD_OWNERS, values: [now] })).rows.map((r) => r.owner);
+      const confirmed = dead.filter((owner) => now.getTime() - (this.suspects.get(owner) ?? now.getTime()) >= DEAD_OWNER_CONFIRM_MS);
+      this.suspects = new Map(dead.map((owner) => [owner, this.suspects.get(owner) ?? now.getTime()]));
+      if (confirmed.length === 0) return 0;
+      const { rows } = await this.client.query<{ lease_owner: number }>({ name: 'webhook_release_dead_leases', text: RELEASE, values: [now, confirmed] });
       if (rows.length > 0) {
         const owners = [...new Set(rows.map((r) => r.lease_owner))].join(', ');
         this.logger.error(`webhook delivery: ${rows.length} deliveries leased by worker ${owners}, whose database session has ended, are due again now`);
