@@ -6,20 +6,14 @@ import { HttpSender } from './http-sender';
 import { Lanes } from './lanes';
 import { AttemptRecorder } from './attempt-recorder';
 import { releaseUnsent } from './record-result';
-import { repairDueKeys } from './due-keys-sql';
 import { deliverOne, type OneDeliveryDeps } from './one-delivery';
 import { enqueueAndClaim } from './enqueue';
 import { LeaseOwner } from './lease-owner';
-import { INTAKE_SKIPPED_RETENTION_MS, pruneIntakeSkipped } from './intake-skipped';
+import { WorkerUpkeep } from './worker-upkeep';
 import { autovacuumWarning, ensureOutboxSchema } from './schema';
 import { decodeSigningSecret } from './signature';
 import type { Clock, DeliveryLogger, IntakeItem, WebhookRegistrations } from './types';
 import { WebhookLookups } from './webhook-lookups';
-
-/** How often a worker checks that every key with pending notifications is in webhook_due_keys. */
-const REPAIR_INTERVAL_MS = 60_000;
-/** How often a worker ends the leases of workers whose database session has ended (lease-owner.ts). */
-const DEAD_LEASES_INTERVAL_MS = 1000;
 
 /**
  * Drains the outbox: claims due deliveries (one notification, or a batch for one key) under a
@@ -53,10 +47,9 @@ export class DeliveryWorker {
   private loop?: Promise<void>;
   private wake?: () => void;
   private wakeRequested = false;
-  private nextRepairAt = 0;
-  private nextDeadLeasesAt = 0;
   /** This worker's number on its leases, and its mark of life (lease-owner.ts). */
   private readonly owner: LeaseOwner;
+  private readonly upkeep: WorkerUpkeep;
 
   constructor(
     private readonly pool: Pool,
@@ -76,6 +69,7 @@ export class DeliveryWorker {
       handedOver: (next) => this.dispatch(next),
     });
     this.owner = new LeaseOwner(pool, logger);
+    this.upkeep = new WorkerUpkeep(pool, this.owner, clock, logger);
     this.sender = new HttpSender(this.config.timeoutMs, this.config.tls, this.config.allowPrivateTargets ?? false);
     this.one = {
       pool,
@@ -150,8 +144,7 @@ export class DeliveryWorker {
   private async run(): Promise<void> {
     while (this.running) {
       this.wakeRequested = false;
-      await this.checkDueKeys();
-      await this.releaseDeadLeases();
+      await this.upkeep.run();
       // Claims run ahead of the free POST slots by up to `concurrency` deliveries: a POST that
       // ends starts the next claimed one at once instead of waiting for a claim round trip.
       const free = this.free();
@@ -167,29 +160,6 @@ export class DeliveryWorker {
       if (!this.running || (free > 0 && claimed === free)) continue;
       await this.sleep(this.config.pollMs);
     }
-  }
-
-  /**
-   * The safety net of webhook_due_keys (due-keys-sql.ts), and the pruning of endToEndIds skipped
-   * at intake past their retention (intake-skipped.ts), at start and every REPAIR_INTERVAL_MS.
-   */
-  private async checkDueKeys(): Promise<void> {
-    if (performance.now() < this.nextRepairAt) return;
-    this.nextRepairAt = performance.now() + REPAIR_INTERVAL_MS;
-    try {
-      const repaired = await repairDueKeys(this.pool);
-      if (repaired > 0) this.logger.error(`webhook delivery: ${repaired} keys with pending notifications were missing from webhook_due_keys or due too late there (written by an older version, or by hand?); repaired`);
-      await pruneIntakeSkipped(this.pool, new Date(this.clock.now().getTime() - INTAKE_SKIPPED_RETENTION_MS));
-    } catch (error) {
-      this.logger.error(`webhook delivery: due keys repair or skipped endToEndIds' pruning failed: ${(error as Error).message}`);
-    }
-  }
-
-  /** Makes the deliveries of dead workers due now (lease-owner.ts); the claim below takes them. */
-  private async releaseDeadLeases(): Promise<void> {
-    if (performance.now() < this.nextDeadLeasesAt) return;
-    this.nextDeadLeasesAt = performance.now() + DEAD_LEASES_INTERVAL_MS;
-    await this.owner.releaseDead(this.clock.now());
   }
 
   /** Claims run ahead of the free POST slots by up to `concurrency` deliveries (less those promised to claims under way). */
