@@ -18,7 +18,7 @@ describe('notifier configuration', () => {
   });
   it('refuses a blank NOTIFIER_GROUP_ID rather than falling back to pix-notifier', () => {
     const base = { KAFKA_BROKERS: 'kafka:9092', DATABASE_URL: 'postgres://p@db/pix' };
-    for (const bad of ['', ' ']) expect(() => loadNotifierConfig({ ...base, NOTIFIER_GROUP_ID: bad })).toThrow(/NOTIFIER_GROUP_ID must be a non-empty name/);
+    for (const bad of ['', ' ']) expect(() => loadNotifierConfig({ ...base, NOTIFIER_GROUP_ID: bad })).toThrow(/NOTIFIER_GROUP_ID must be 1 to 249 letters/);
     expect(loadNotifierConfig({ ...base, NOTIFIER_GROUP_ID: 'pix-notifier-b' }).groupId).toBe('pix-notifier-b');
   });
   it('reports zero durations and a padding-only signing secret in the Invalid configuration message (exit 2), not as a stack trace', () => {

@@ -1,4 +1,4 @@
-import { loadDeliverySettings } from '@pix/messaging';
+import { DEFAULT_NOTIFIER_GROUP_ID, loadConsumerGroupId, loadDeliverySettings } from '@pix/messaging';
 import type { DeliveryConfig } from '@pix/webhook-delivery';
 import { isListenHost, loadObservabilitySettings, type ObservabilitySettings } from '@pix/observability';
 
@@ -24,9 +24,7 @@ export function loadNotifierConfig(env: Record<string, string | undefined>): Not
   else for (const b of kafkaBrokers) if (!/^[A-Za-z0-9.-]+:\d+$/.test(b)) problems.push(`KAFKA_BROKERS: "${b}" is not host:port`);
   const databaseUrl = env.DATABASE_URL ?? '';
   if (!/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL is required: PostgreSQL keeps the notification outbox (and the events, without EventStoreDB)');
-  const groupId = env.NOTIFIER_GROUP_ID ?? 'pix-notifier';
-  // Set but blank would silently join the default group (and share its offsets): refuse it instead.
-  if (groupId.trim() !== groupId || groupId === '') problems.push(`NOTIFIER_GROUP_ID must be a non-empty name without surrounding spaces, got "${groupId}"`);
+  const groupId = loadConsumerGroupId(env, 'NOTIFIER_GROUP_ID', DEFAULT_NOTIFIER_GROUP_ID, problems);
   const delivery = loadDeliverySettings(env, problems);
   const operatorToken = env.NOTIFIER_OPERATOR_TOKEN || undefined;
   if (operatorToken && operatorToken.length < 24) problems.push('NOTIFIER_OPERATOR_TOKEN must be at least 24 characters (e.g. `openssl rand -hex 24`)');

@@ -6,3 +6,4 @@ export * from './notifier-intake.controller';
 export * from './delivery-settings';
 export * from './notifications.controller';
 export * from './dependencies-answer';
+export * from './consumer-groups';

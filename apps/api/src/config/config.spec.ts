@@ -60,4 +60,10 @@ describe('configuration', () => {
       expect(() => loadConfig({ SETTLEMENT_GROUP_ID: bad })).toThrow(/SETTLEMENT_GROUP_ID must be 1 to 249 letters/);
     }
   });
+
+  it("takes the local-mode notifier intake's group from NOTIFIER_GROUP_ID, pix-notifier by default, under the same rules", () => {
+    expect(loadConfig({}).notifierGroupId).toBe('pix-notifier');
+    expect(loadConfig({ NOTIFIER_GROUP_ID: 'dev-ana.pix-notifier' }).notifierGroupId).toBe('dev-ana.pix-notifier');
+    for (const bad of ['', ' ', 'a b']) expect(() => loadConfig({ NOTIFIER_GROUP_ID: bad })).toThrow(/NOTIFIER_GROUP_ID must be 1 to 249 letters/);
+  });
 });

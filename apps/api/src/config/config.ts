@@ -3,7 +3,7 @@ import { loadDeliverySettings } from '@pix/messaging';
 import type { DeliveryConfig } from '@pix/webhook-delivery';
 import { loadAuth, loadTls, type AuthConfig, type TlsConfig } from './access-config';
 import { loadPayloadSettings, type PayloadSettings } from './payload-config';
-import { loadSettlementGroupId } from './settlement-config';
+import { loadNotifierGroupId, loadSettlementGroupId } from './settlement-config';
 import { KAFKA_NONE, loadKafkaBrokers, loadLocationHost } from './network-config';
 import { isListenHost, loadObservabilitySettings, type ObservabilitySettings } from '@pix/observability';
 
@@ -37,6 +37,8 @@ export interface AppConfig extends ObservabilitySettings {
   kafkaBrokers: string[];
   /** The settlement consumer group on KAFKA_BROKERS (SETTLEMENT_GROUP_ID, default pix-api-settlement). */
   settlementGroupId: string;
+  /** Local mode with KAFKA_BROKERS: the group of the notifier's intake run here (NOTIFIER_GROUP_ID, default pix-notifier). */
+  notifierGroupId: string;
   /** Webhook delivery (the notifier runs in this process in local mode). */
   delivery: DeliveryConfig;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
@@ -106,6 +108,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   if (!local && kafkaBrokers.length === 0 && env.KAFKA_BROKERS?.trim() !== KAFKA_NONE)
     problems.push(`KAFKA_BROKERS is required in production mode (host:port[,host:port]): without it no cash-in arrives and no charge settles; KAFKA_BROKERS=${KAFKA_NONE} runs this API without settlement on purpose`);
   const settlementGroupId = loadSettlementGroupId(env, problems);
+  const notifierGroupId = loadNotifierGroupId(env, problems);
   const delivery = loadDeliverySettings(env, problems);
   const auth = loadAuth(env, local, problems, int);
   const tls = loadTls(env, local, problems);
@@ -134,6 +137,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     recebedor,
     kafkaBrokers,
     settlementGroupId,
+    notifierGroupId,
     delivery,
     logLevel,
     auth,

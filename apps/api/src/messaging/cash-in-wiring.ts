@@ -2,12 +2,13 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import type { Pool } from 'pg';
 import type { CashInTrace, PixRecebidoMessage } from '@pix/contracts';
 import type { EventStore } from '@pix/event-store';
-import { dependenciesAnswer, NotifierCore, NOTIFIER_INTAKE, type CashInPublisher, type OperatorOutbox } from '@pix/messaging';
+import { DEFAULT_NOTIFIER_GROUP_ID, dependenciesAnswer, NotifierCore, NOTIFIER_INTAKE, type CashInPublisher, type OperatorOutbox } from '@pix/messaging';
 import type { KafkaBatchServer, KafkaCashInPublisher, KafkaLogs } from '@pix/messaging-kafka';
 import { kafkaTransport } from './kafka-transport';
 import { unfinishedLocalCashIns } from './local-cash-in-recovery';
 import { InProcessCashInBus } from '@pix/messaging-local';
 import type { AppConfig } from '../config/config';
+import { DEFAULT_SETTLEMENT_GROUP_ID } from '../config/settlement-config';
 import type { Readiness } from '../health/readiness';
 import { CLOCK, CONFIG, EVENT_STORE, READ_DB, READINESS } from '../infrastructure/tokens';
 import type { Clock } from '../shared/ports';
@@ -17,7 +18,7 @@ import { SETTLEMENT_TRANSPORT } from '../settlement/settlement.consumer';
 /**
  * How cash-ins flow in this process. With KAFKA_BROKERS: published to Kafka and consumed through
  * the batch transport (ADR 16) by SettlementConsumer (group SETTLEMENT_GROUP_ID) and, in local
- * mode, the notifier's intake (group pix-notifier); `servers` are connected as microservices by
+ * mode, the notifier's intake (group NOTIFIER_GROUP_ID); `servers` are connected as microservices by
  * connectCashInConsumers. Without: local mode's in-process transport calls the same batch
  * handlers. In local mode the notifier (outbox + delivery) runs here too.
  */
@@ -57,11 +58,16 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
         healthy: dependenciesAnswer(pool, store),
       });
     this.servers.push(server(SETTLEMENT_TRANSPORT, config.settlementGroupId));
-    if (config.mode === 'local') this.servers.push(server(NOTIFIER_INTAKE, 'pix-notifier'));
+    if (config.mode === 'local') this.servers.push(server(NOTIFIER_INTAKE, config.notifierGroupId));
   }
 
   async onApplicationBootstrap(): Promise<void> {
     const local = this.config.mode === 'local';
+    const { settlementGroupId, notifierGroupId } = this.config;
+    if (local && this.config.kafkaBrokers.length > 0 && (settlementGroupId === DEFAULT_SETTLEMENT_GROUP_ID || notifierGroupId === DEFAULT_NOTIFIER_GROUP_ID))
+      this.logger.warn(
+        `local mode consumes cash-ins on KAFKA_BROKERS in groups ${settlementGroupId} and ${notifierGroupId}, the defaults of a deployment's API and notifier: on a broker shared with one, set SETTLEMENT_GROUP_ID and NOTIFIER_GROUP_ID of your own, or this instance settles and notifies some of its cash-ins`,
+      );
     if (local) {
       const log = new Logger('Notifier');
       this.notifier = await NotifierCore.create(this.pool, this.store, this.config.delivery, { log: (m) => log.log(m), error: (m) => log.error(m), warn: (m) => log.warn(m) });

@@ -61,7 +61,7 @@ export function installApiMetrics(app: NestFastifyApplication, config: AppConfig
   if (config.mode === 'local') installOutboxMetrics(metrics, () => app.get(CashInWiring, { strict: false }).notifier?.outbox.stats());
 
   if (config.kafkaBrokers.length > 0) {
-    const groups = [config.settlementGroupId, ...(config.mode === 'local' ? ['pix-notifier'] : [])];
+    const groups = [config.settlementGroupId, ...(config.mode === 'local' ? [config.notifierGroupId] : [])];
     const { ConsumerLagPoller, createKafka, KAFKA_RETRY } = kafkaTransport();
     const poller = new ConsumerLagPoller(createKafka(config.kafkaBrokers, 'pix-api-metrics', KAFKA_RETRY, app.get(CashInWiring, { strict: false }).kafkaLogs), groups);
     installConsumerLagMetrics(metrics, () => poller.lags());

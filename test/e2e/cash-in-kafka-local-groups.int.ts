@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
+import { kafkaBrokers, lockKafka, startGroupsAtEnd, deleteGroups } from '../support/kafka-client';
+import { startApi, type RunningApi } from '../support/api-harness';
+
+// Local mode with KAFKA_BROKERS runs settlement and the notifier's intake in the API. Both groups
+// come from SETTLEMENT_GROUP_ID and NOTIFIER_GROUP_ID: the intake's was fixed to the notifier
+// app's default, so a developer's local instance on a broker shared with a deployment took some
+// of that deployment's notifications and sent them to its own webhooks (README audit).
+jest.setTimeout(180_000);
+
+const BROKERS = kafkaBrokers();
+
+if (!BROKERS) {
+  describe('local mode on a shared broker', () => {
+    console.warn('cash-in-kafka-local-groups.int.ts NOT RUN: KAFKA_BROKERS is not set (npm test sets it; or start tools/kafka/kafka.js and export it)');
+    it.skip('local mode on a shared broker NOT RUN: no KAFKA_BROKERS set', () => undefined);
+  });
+} else {
+  describe('local mode on a shared broker', () => {
+    const groups = { SETTLEMENT_GROUP_ID: `local-settlement-${randomUUID()}`, NOTIFIER_GROUP_ID: `local-notifier-${randomUUID()}` };
+    let unlock: (() => void) | undefined;
+    let api: RunningApi | undefined;
+
+    beforeAll(async () => {
+      unlock = await lockKafka(BROKERS, 600_000);
+      await startGroupsAtEnd(BROKERS, Object.values(groups)).catch(() => undefined); // no topic yet: nothing to skip
+      api = await startApi({ env: { KAFKA_BROKERS: BROKERS.join(','), ...groups } });
+    }, 720_000);
+
+    afterAll(async () => {
+      await api?.stop();
+      await deleteGroups(BROKERS, Object.values(groups));
+      unlock?.();
+    }, 120_000);
+
+    it('consumes in the groups it is given, and not in the notifier app\'s pix-notifier', async () => {
+      let ready: Record<string, unknown> = {};
+      for (const deadline = Date.now() + 90_000; ; await new Promise((r) => setTimeout(r, 200))) {
+        ready = (await (await fetch(`${api!.baseUrl}/health/ready`)).json()) as Record<string, unknown>;
+        if (!Object.values(ready).includes('joining')) break;
+        if (Date.now() > deadline) throw new Error(`groups did not join: ${JSON.stringify(ready)}`);
+      }
+      expect(ready).toMatchObject({ [`kafka ${groups.SETTLEMENT_GROUP_ID}`]: 'joined', [`kafka ${groups.NOTIFIER_GROUP_ID}`]: 'joined' });
+      expect(ready).not.toHaveProperty('kafka pix-notifier');
+
+      const admin = new Kafka({ clientId: 'test-groups', brokers: BROKERS, logLevel: logLevel.NOTHING }).admin();
+      await admin.connect();
+      try {
+        const { groups: described } = await admin.describeGroups([...Object.values(groups), 'pix-notifier', 'pix-api-settlement']);
+        const apiMembers = Object.fromEntries(described.map((g) => [g.groupId, g.members.filter((m) => m.clientId === 'pix-api').length]));
+        expect(apiMembers).toEqual({ [groups.SETTLEMENT_GROUP_ID]: 1, [groups.NOTIFIER_GROUP_ID]: 1, 'pix-notifier': 0, 'pix-api-settlement': 0 });
+      } finally {
+        await admin.disconnect();
+      }
+    });
+  });
+}
