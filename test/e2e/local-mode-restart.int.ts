@@ -43,7 +43,7 @@ describe('local mode', () => {
       created.push(await r.json());
     }
     expect(existsSync(runtimeFile(dataDir))).toBe(true);
-    expect(JSON.parse(readFileSync(runtimeFile(dataDir), 'utf8')).databaseUrl).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres$/);
+    expect(JSON.parse(readFileSync(runtimeFile(dataDir), 'utf8')).databaseUrl).toMatch(/^postgres:\/\/postgres:[A-Za-z0-9_-]{32}@127\.0\.0\.1:\d+\/postgres$/);
     await first.stop();
 
     const second = await boot();

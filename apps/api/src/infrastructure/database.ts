@@ -30,7 +30,7 @@ export async function startDatabase(config: AppConfig, log: (m: string) => void)
     /* none yet, or not ours (then we are not root, and nobody is let in) */
   }
   log(`starting embedded PostgreSQL in ${path.join(dataDir, 'pg')}`);
-  const pg = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg') });
+  const pg = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), notice: log });
   writeFileSync(runtimeFile(dataDir), JSON.stringify({ databaseUrl: pg.url, pid: process.pid }, null, 2), { mode: 0o600 });
   return pg;
 }

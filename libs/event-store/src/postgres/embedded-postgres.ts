@@ -6,6 +6,7 @@ import { Client } from 'pg';
 import { StartupError } from '@pix/observability';
 import { embeddedPostgresBinDir } from './embedded-binaries';
 import { prepareDataDir, type DatabaseUser } from './embedded-data-dir';
+import { clusterPassword, passwordFile, requirePassword, trustsEveryone, withPasswordFile } from './embedded-auth';
 
 export interface EmbeddedPostgresOptions {
   /** Where the cluster lives; created on first start and kept across restarts. */
@@ -13,6 +14,8 @@ export interface EmbeddedPostgresOptions {
   /** TCP port on 127.0.0.1; a free one is chosen when omitted. */
   port?: number;
   log?: (line: string) => void;
+  /** Told what an operator should know (a cluster that trusted everyone, closed now). */
+  notice?: (message: string) => void;
 }
 
 export interface EmbeddedPostgres {
@@ -23,8 +26,9 @@ export interface EmbeddedPostgres {
 
 /**
  * A real PostgreSQL server run from npm-shipped binaries, for the one-command local mode and for
- * tests of the same adapter. Listens on loopback only, trust auth (a sandbox on the developer's
- * own machine). PostgreSQL refuses to run as root, so as root it runs as the `postgres` user.
+ * tests of the same adapter. Listens on loopback only, and asks for the superuser's password, kept
+ * beside the data folder (embedded-auth.ts); a cluster made before that is closed at its next
+ * start. PostgreSQL refuses to run as root, so as root it runs as the `postgres` user.
  * Failures of the surroundings (a folder it cannot use, a server already there) are StartupErrors.
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
@@ -34,9 +38,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   prepareDataDir(dataDir, owner);
   const asOwner = owner ? { uid: owner.uid, gid: owner.gid } : {};
   stopOrphanedServer(dataDir);
+  const password = clusterPassword(dataDir);
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     try {
-      execFileSync(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-instructions'], { ...asOwner, stdio: 'pipe' });
+      withPasswordFile(password, owner, (pwfile) =>
+        execFileSync(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--locale=C', '--no-instructions'], { ...asOwner, stdio: 'pipe' }),
+      );
     } catch (error) {
       const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim() || (error as Error).message;
       throw new StartupError(`cannot create the database in ${dataDir}: ${stderr}`, { cause: error });
@@ -57,12 +64,18 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   };
   child.stdout?.on('data', onData);
   child.stderr?.on('data', onData);
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  await waitUntilReady(url, child, output);
+  if (trustsEveryone(dataDir)) {
+    const trusted = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    await waitUntilReady(trusted, child, output, dataDir);
+    await requirePassword(trusted, dataDir, password);
+    options.notice?.(`the embedded PostgreSQL in ${dataDir} let in anyone on this machine; it asks for the password in ${passwordFile(dataDir)} from now on`);
+  }
+  const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+  await waitUntilReady(url, child, output, dataDir);
   return { url, port, stop: () => stopChild(child) };
 }
 
-async function waitUntilReady(url: string, child: ChildProcess, output: string[]): Promise<void> {
+async function waitUntilReady(url: string, child: ChildProcess, output: string[], dataDir: string): Promise<void> {
   let exited = false;
   child.once('exit', () => (exited = true));
   for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
@@ -72,7 +85,11 @@ async function waitUntilReady(url: string, child: ChildProcess, output: string[]
       await client.connect();
       await client.query('SELECT 1');
       return;
-    } catch {
+    } catch (error) {
+      if ((error as { code?: string }).code === '28P01') {
+        await stopChild(child);
+        throw new StartupError(`the embedded PostgreSQL in ${dataDir} refused the password in ${passwordFile(dataDir)}: put back the file that came with this folder, or start from an empty DATA_DIR`);
+      }
       await new Promise((r) => setTimeout(r, 100));
     } finally {
       await client.end().catch(() => undefined);
