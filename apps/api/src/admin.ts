@@ -1,12 +1,11 @@
-import path from 'node:path';
 import { Pool } from 'pg';
-import { EventStoreDbEventStore, PostgresEventStore, startEmbeddedPostgres, withoutPassword, type EventStore } from '@pix/event-store';
+import { EventStoreDbEventStore, PostgresEventStore, type EventStore } from '@pix/event-store';
 import { enableInlineProjections, inlineOn } from '@pix/read-models';
 import { NotificationOutbox } from '@pix/webhook-delivery';
 import { EXIT, runAdmin, USAGE } from './access/admin/cli';
 import { chargesInReadModel } from './access/admin/key-charges';
 import { ConfigError, loadAdminConfig } from './config/config';
-import { runningLocalDatabaseUrl } from './infrastructure/database';
+import { openOperatorDatabase } from './infrastructure/operator-database';
 import { LIVE_PROJECTIONS } from './infrastructure/projections';
 import { migrateApiSchema } from './infrastructure/schema';
 
@@ -23,22 +22,8 @@ async function main(): Promise<number> {
     return argv.length === 0 ? EXIT.usage : EXIT.ok;
   }
   const config = loadAdminConfig(process.env);
-  let stopEmbedded: (() => Promise<void>) | undefined;
-  let databaseUrl = config.databaseUrl;
-  // Said on every run (stderr, so scripts reading stdout are undisturbed): the wrong store is otherwise invisible.
-  if (config.eventStoreConnectionString) console.error(`admin: events in EventStoreDB at ${withoutPassword(config.eventStoreConnectionString)}`);
-  if (databaseUrl) console.error(`admin: using PostgreSQL at DATABASE_URL ${withoutPassword(databaseUrl)}`);
-  else if (!config.eventStoreConnectionString) {
-    const pgDir = path.resolve(config.dataDir, 'pg');
-    databaseUrl = runningLocalDatabaseUrl(config.dataDir);
-    if (databaseUrl) console.error(`admin: using the running local server's embedded PostgreSQL in ${pgDir} (DATA_DIR)`);
-    else {
-      console.error(`admin: starting the embedded PostgreSQL in ${pgDir} (DATA_DIR; local mode)`);
-      const pg = await startEmbeddedPostgres({ dataDir: pgDir });
-      databaseUrl = pg.url;
-      stopEmbedded = pg.stop;
-    }
-  }
+  // Said on every run (stderr, so scripts reading stdout are undisturbed).
+  const { databaseUrl, stop: stopEmbedded } = await openOperatorDatabase(config, (line) => console.error(`admin: ${line}`), { needed: 'without-eventstoredb' });
   const pool = databaseUrl ? new Pool({ connectionString: databaseUrl, max: 2, application_name: 'pix-admin' }) : undefined;
   pool?.on('error', () => undefined);
   // The API's schema, so what this command appends reaches the read models as the API's own appends do.

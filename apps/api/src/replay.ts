@@ -1,17 +1,17 @@
-import path from 'node:path';
 import { Pool } from 'pg';
-import { EventStoreDbEventStore, PostgresEventStore, startEmbeddedPostgres, type EventStore } from '@pix/event-store';
+import { EventStoreDbEventStore, PostgresEventStore, type EventStore } from '@pix/event-store';
 import { PROJECTIONS, replayProjection } from '@pix/read-models';
-import { loadConfig } from './config/config';
-import { runningLocalDatabaseUrl } from './infrastructure/database';
+import { StartupError } from '@pix/observability';
+import { ConfigError, loadAdminConfig } from './config/config';
+import { openOperatorDatabase } from './infrastructure/operator-database';
 import { replayReporter } from './replay-progress';
 
 /**
  * Operator command: rebuild a read model from the first event while the API keeps serving.
  *   npm run replay -- cobv
- * Production: uses DATABASE_URL (and EVENTSTORE_CONNECTION_STRING). Local mode: finds the
- * running server's embedded PostgreSQL through DATA_DIR/runtime.json, or starts it if the
- * server is stopped.
+ * Production: uses DATABASE_URL (and EVENTSTORE_CONNECTION_STRING), nothing else. Local mode:
+ * finds the running server's embedded PostgreSQL through DATA_DIR/runtime.json, or starts it if
+ * the server is stopped; a DATA_DIR without one is refused.
  */
 async function main(): Promise<void> {
   const [name, ...extra] = process.argv.slice(2);
@@ -21,18 +21,9 @@ async function main(): Promise<void> {
     console.error(`usage: npm run replay -- <projection>\nprojections: ${Object.keys(PROJECTIONS).join(', ')}`);
     process.exit(2);
   }
-  const config = loadConfig(process.env);
-  let stopEmbedded: (() => Promise<void>) | undefined;
-  let databaseUrl = config.databaseUrl;
-  if (!databaseUrl) {
-    const running = runningLocalDatabaseUrl(config.dataDir);
-    if (running) databaseUrl = running;
-    else {
-      const pg = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'pg') });
-      databaseUrl = pg.url;
-      stopEmbedded = pg.stop;
-    }
-  }
+  // Only where the data is: a production replay needs none of the API's other settings.
+  const config = loadAdminConfig(process.env);
+  const { databaseUrl, stop: stopEmbedded } = await openOperatorDatabase(config, (line) => console.log(`[replay] ${line}`), { needed: 'always', existing: 'replay' });
   const pool = new Pool({ connectionString: databaseUrl, max: 4, application_name: 'pix-replay' });
   pool.on('error', () => undefined); // an idle connection dropped by a server restart must not end the replay
   const store: EventStore = config.eventStoreConnectionString
@@ -51,6 +42,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
+  if (error instanceof ConfigError || error instanceof StartupError) {
+    console.error(error.message);
+    process.exit(2);
+  }
   // One line for the operator (a refused connection, a missing table), not an object dump.
   const code = (error as { code?: unknown })?.code;
   console.error(`[replay] failed: ${(error as Error)?.message ?? String(error)}${typeof code === 'string' ? ` (${code})` : ''}`);
