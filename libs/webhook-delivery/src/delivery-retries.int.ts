@@ -35,6 +35,10 @@ describe('webhook delivery: retries, dead notifications and resend', () => {
     expect(attempts[0].error).toBe('HTTP 500');
     expect(attempts.every((a) => a.url === `${r.baseUrl}/pix` && a.latencyMs >= 0)).toBe(true);
     expect((await h.outbox.get(id))?.deliveredAt).toBeInstanceOf(Date);
+    // Failed attempts are warnings (alerts at warn see a failing receiver before its schedule runs out); the delivery is info.
+    const lines = h.logger.lines.filter((l) => l.includes(`webhook ${id} attempt`));
+    expect(lines.map((l) => l.split(' ')[0])).toEqual(['WARN', 'WARN', 'webhook']);
+    expect(lines[0]).toMatch(/^WARN webhook \S+ attempt 1 to .*: HTTP 500 in \d+ ms; next attempt at /);
   });
 
   it('a DELETE stops what waits for a retry even when the webhook is registered again before it comes due', async () => {

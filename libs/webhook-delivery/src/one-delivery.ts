@@ -74,7 +74,7 @@ export async function deliverOne(deps: OneDeliveryDeps, claim: ClaimedNotificati
     const wait = Math.min(parseRetryAfter(result.retryAfter, finishedAt) ?? 0, config.maxRetryAfterMs);
     const nextAttemptAt = new Date(finishedAt.getTime() + wait);
     const applied = await recordSplit(pool, claim, { at, url, statusCode: 413, error, latencyMs: result.latencyMs, outcome: 'retry', nextAttemptAt, finishedAt });
-    logger.log(`webhook ${claim.id} to ${urlForLog(url)}: ${error}${applied ? '' : '; lease lost, left to its new holder'}`);
+    (logger.warn ?? logger.log).call(logger, `webhook ${claim.id} to ${urlForLog(url)}: ${error}${applied ? '' : '; lease lost, left to its new holder'}`);
     return;
   }
   await record(deps, claim, url, result, at);
@@ -121,5 +121,6 @@ async function record(deps: OneDeliveryDeps, claim: ClaimedNotification, url: st
   if (!applied) logger.error(`${what}; lease lost (taken over or resent meanwhile), status left to its new holder`);
   else if (decision.outcome === 'delivered') logger.log(`${what}; delivered`);
   else if (decision.outcome === 'dead') logger.error(`${what}; retry schedule exhausted, kept as dead`);
-  else logger.log(`${what}; next attempt at ${decision.nextAttemptAt?.toISOString()}`);
+  // A warning, not info: alerts set at warn see a receiver failing now, not when its schedule has run out.
+  else (logger.warn ?? logger.log).call(logger, `${what}; next attempt at ${decision.nextAttemptAt?.toISOString()}`);
 }
