@@ -30,6 +30,12 @@ describe('kafkajs lines through the app (KafkaLogs)', () => {
     ]);
   });
 
+  it('a failed response (which kafkajs retries, or throws to the app) is a warning, not an error', () => {
+    const { lines, entry } = setUp();
+    entry(logLevel.ERROR, 'Response GroupCoordinator(key: 10, version: 2)', { broker: 'b:1', clientId: 'pix-notifier', error: 'The group coordinator is not available', correlationId: 3 });
+    expect(lines).toEqual([['warn', '[Connection] Response GroupCoordinator(key: 10, version: 2) (broker b:1, clientId pix-notifier, error The group coordinator is not available)']]);
+  });
+
   it('writes a repeated line once a minute, with the count of its repeats', () => {
     const { lines, entry, at } = setUp();
     for (let i = 0; i < 50; i++) {

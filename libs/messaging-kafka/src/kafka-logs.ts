@@ -40,9 +40,13 @@ export class KafkaLogs {
     this.closed = true;
   }
 
-  private write({ namespace, level, log }: LogEntry): void {
+  private write({ namespace, level: given, log }: LogEntry): void {
     if (this.closed) return;
     const { message, stack } = log as { message: string; stack?: string };
+    // kafkajs logs every failed response as an error, then retries it (a group coordinator still
+    // loading, a topic just created: a new broker's first start printed four) or throws to its
+    // caller, whose own line says what failed for good. An operator paged at error needs only those.
+    const level = given === logLevel.ERROR && String(message).startsWith('Response ') ? logLevel.WARN : given;
     const details = DETAILS.filter((d) => log[d] !== undefined && !String(message).includes(String(log[d]))).map((d) => `${d} ${String(log[d])}`);
     const text = `${namespace ? `[${namespace}] ` : ''}${message}${details.length > 0 ? ` (${details.join(', ')})` : ''}`;
     const key = `${level} ${text}`;
