@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Logger, NotFoundException, Param, Post, Query } from '@nestjs/common';
 import type { NotificationOutbox } from '@pix/webhook-delivery';
 import { parseListQuery } from './list-request';
-import { parseResendBody } from './resend-request';
+import { describeResend, parseResendBody } from './resend-request';
 
 /** The app provides the outbox under this token (the notifier app, or the API in local mode). */
 export const NOTIFICATION_OUTBOX = Symbol('NotificationOutbox');
@@ -15,6 +15,8 @@ export type OperatorOutbox = Pick<NotificationOutbox, 'stats' | 'get' | 'attempt
  */
 @Controller('notifier')
 export class NotificationsController {
+  private readonly logger = new Logger('Notifier');
+
   constructor(@Inject(NOTIFICATION_OUTBOX) private readonly outbox: OperatorOutbox) {}
 
   @Get('stats')
@@ -43,6 +45,10 @@ export class NotificationsController {
   @Post('resend')
   @HttpCode(202)
   async resend(@Body() body: unknown) {
-    return { reenviadas: await this.outbox.resend(parseResendBody(body)) };
+    const selector = parseResendBody(body);
+    const reenviadas = await this.outbox.resend(selector);
+    // Under the operator's request's correlation id: the deliveries that follow log their cash-in's (ADR 17).
+    this.logger.log(`resend: ${reenviadas} notifications due again now (${describeResend(selector)})`);
+    return { reenviadas };
   }
 }

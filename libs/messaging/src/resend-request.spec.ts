@@ -1,5 +1,5 @@
 import { ProblemError } from '@pix/contracts';
-import { parseResendBody } from './resend-request';
+import { describeResend, parseResendBody } from './resend-request';
 
 describe('parseResendBody', () => {
   const problemOf = (body: unknown) => {
@@ -30,5 +30,11 @@ describe('parseResendBody: status', () => {
 
   it('refuses a status that is not one of the outbox statuses, naming body.status', () => {
     expect(() => parseResendBody({ status: 'morta' })).toThrow(expect.objectContaining({ violacoes: [expect.objectContaining({ propriedade: 'body.status' })] }));
+  });
+
+  it('describes what was asked for its log line: the first ids, status and period', () => {
+    const ids = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000004'];
+    expect(describeResend(parseResendBody({ ids }))).toBe(`ids ${ids.slice(0, 3).join(', ')} and 1 more`);
+    expect(describeResend(parseResendBody({ status: 'dead', inicio: '2026-11-27T00:00:00Z' }))).toBe('status dead; from 2026-11-27T00:00:00.000Z');
   });
 });

@@ -41,3 +41,15 @@ export function parseResendBody(body: unknown): ResendSelector {
     throw new ProblemError('RequisicaoInvalida', 'Informe ids, endToEndIds, status ou um período (inicio, fim).');
   return selector;
 }
+
+/** What a resend asked for, for its log line: ids named (the first few), status and period. */
+export function describeResend(selector: ResendSelector): string {
+  const named = (what: string, list: string[] | undefined) => (list ? [`${what} ${list.slice(0, 3).join(', ')}${list.length > 3 ? ` and ${list.length - 3} more` : ''}`] : []);
+  return [
+    ...named('ids', selector.ids),
+    ...named('endToEndIds', selector.endToEndIds),
+    ...(selector.status ? [`status ${selector.status}`] : []),
+    ...(selector.from ? [`from ${selector.from.toISOString()}`] : []),
+    ...(selector.to ? [`until ${selector.to.toISOString()}`] : []),
+  ].join('; ');
+}
