@@ -43,7 +43,9 @@ async function main(): Promise<void> {
   }
   const base = `${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}${config.basePath}`;
   const r = config.recebedor;
-  logger.log(`${config.mode} mode: API Pix at ${base} (health: ${config.tls ? 'https' : 'http'}://localhost:${config.port}/health)`);
+  // On every interface, the URL to try from this machine is localhost's; the line says where it listens too.
+  const listening = config.host === '0.0.0.0' ? ` (listening on every interface, 0.0.0.0:${config.port})` : '';
+  logger.log(`${config.mode} mode: API Pix at ${base}${listening} (health: ${config.tls ? 'https' : 'http'}://localhost:${config.port}/health)`);
   if (r) {
     const { localClientId: id, localClientSecret: secret } = config.auth;
     logger.log(`receiver: ${r.nome}, ${r.cnpj ? `CNPJ ${r.cnpj}` : `CPF ${r.cpf}`}, ${r.logradouro}, ${r.cidade}-${r.uf}, CEP ${r.cep}; Pix key(s): ${r.chaves.join(', ')}`);
