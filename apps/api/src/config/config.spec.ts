@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, loadDeadLettersConfig } from './config';
 import { makePayloadKeyFiles } from './payload-keys.fixture';
 
 describe('configuration', () => {
@@ -59,6 +59,12 @@ describe('configuration', () => {
       expect(() => loadConfig({ SETTLEMENT_GROUP_ID: bad })).toThrow(ConfigError);
       expect(() => loadConfig({ SETTLEMENT_GROUP_ID: bad })).toThrow(/SETTLEMENT_GROUP_ID must be 1 to 249 letters/);
     }
+  });
+
+  it('npm run dead-letters needs a broker, and says why KAFKA_BROKERS=none is not one', () => {
+    expect(() => loadDeadLettersConfig({})).toThrow(/KAFKA_BROKERS is required: dead letters live in Kafka/);
+    expect(() => loadDeadLettersConfig({ KAFKA_BROKERS: 'none' })).toThrow(/KAFKA_BROKERS=none names no broker, and dead letters live in Kafka/);
+    expect(loadDeadLettersConfig({ KAFKA_BROKERS: 'k:9092' })).toEqual({ kafkaBrokers: ['k:9092'] });
   });
 
   it("takes the local-mode notifier intake's group from NOTIFIER_GROUP_ID, pix-notifier by default, under the same rules", () => {

@@ -209,7 +209,12 @@ export function loadAdminConfig(env: Record<string, string | undefined>): AdminC
 export function loadDeadLettersConfig(env: Record<string, string | undefined>): { kafkaBrokers: string[] } {
   const problems: string[] = [];
   const kafkaBrokers = loadKafkaBrokers(env, problems);
-  if (problems.length === 0 && kafkaBrokers.length === 0) problems.push('KAFKA_BROKERS is required: dead letters live in Kafka (local mode has no broker and none to replay)');
+  if (problems.length === 0 && kafkaBrokers.length === 0)
+    problems.push(
+      env.KAFKA_BROKERS?.trim() === KAFKA_NONE
+        ? `KAFKA_BROKERS=${KAFKA_NONE} names no broker, and dead letters live in Kafka: give the cluster's host:port[,host:port]`
+        : 'KAFKA_BROKERS is required: dead letters live in Kafka (local mode has no broker and none to replay)',
+    );
   if (problems.length > 0) throw new ConfigError(problems);
   return { kafkaBrokers };
 }
