@@ -1,4 +1,6 @@
-import { Body, Controller, Get, HttpCode, Inject, Logger, NotFoundException, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Logger, NotFoundException, Param, Post, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { inRequestContext } from '@pix/observability';
 import type { NotificationOutbox } from '@pix/webhook-delivery';
 import { parseListQuery } from './list-request';
 import { describeResend, parseResendBody } from './resend-request';
@@ -44,11 +46,11 @@ export class NotificationsController {
   /** Body: { ids?: [...], endToEndIds?: [...], status?: one of the statuses, inicio?: RFC 3339, fim?: RFC 3339 }. */
   @Post('resend')
   @HttpCode(202)
-  async resend(@Body() body: unknown) {
+  async resend(@Body() body: unknown, @Req() request: FastifyRequest) {
     const selector = parseResendBody(body);
     const reenviadas = await this.outbox.resend(selector);
     // Under the operator's request's correlation id: the deliveries that follow log their cash-in's (ADR 17).
-    this.logger.log(`resend: ${reenviadas} notifications due again now (${describeResend(selector)})`);
+    inRequestContext(request, () => this.logger.log(`resend: ${reenviadas} notifications due again now (${describeResend(selector)})`));
     return { reenviadas };
   }
 }
