@@ -12,9 +12,21 @@ const MAX_GROUP = 256;
  */
 const WRITERS = 2;
 
+/**
+ * Waits before a group whose statement failed is written again (the last one repeats). A database
+ * restart or a cut connection used to cost each delivery of the group its answer: the receiver had
+ * taken it, the log missed that attempt, and it was sent again when its lease ran out (45 s by
+ * default; outage audit, 2026-11-27).
+ */
+const REWRITE_DELAYS_MS = [250, 500, 1000, 2000];
+/** A result is written again only while its lease has this long to run; past it, the lease decides. */
+const REWRITE_LEASE_MARGIN_MS = 2000;
+
 interface Waiting extends FinishedDelivery {
   resolve(applied: boolean): void;
   reject(error: unknown): void;
+  /** Statements of this result that failed so far. */
+  failures: number;
 }
 
 export interface RecorderHooks {
@@ -22,6 +34,10 @@ export interface RecorderHooks {
   lease(): HandoverLease;
   /** Deliveries taken by handover (leased to this worker), before the results' callers resume. */
   handedOver(next: ClaimedNotification[]): void;
+  /** The worker's clock (leases are on it). */
+  now(): Date;
+  /** A group's statement failed; its results are written again in `retryInMs` (those whose leases last). */
+  writeFailed(count: number, error: Error, retryInMs: number): void;
 }
 
 /**
@@ -43,7 +59,7 @@ export class AttemptRecorder {
   /** Resolves once written: whether the transition applied (the lease was still ours). */
   record(finished: FinishedDelivery): Promise<boolean> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ ...finished, resolve, reject });
+      this.queue.push({ ...finished, resolve, reject, failures: 0 });
       this.sharing.schedule();
     });
   }
@@ -54,8 +70,20 @@ export class AttemptRecorder {
       if (next.length > 0) this.hooks.handedOver(next);
       group.forEach((w, i) => w.resolve(applied[i]));
     } catch (error) {
-      // The whole group failed to write: each delivery's lease runs out and it is sent again.
-      for (const w of group) w.reject(error);
+      // The whole group failed to write. Written again while its leases last (the statement checks
+      // each lease, so a takeover meanwhile still wins); a result whose lease is ending is left to
+      // it: the delivery is sent again when it ends.
+      const now = this.hooks.now().getTime();
+      const again = group.filter((w) => w.claim.leaseUntil.getTime() - now > REWRITE_LEASE_MARGIN_MS);
+      for (const w of group) if (!again.includes(w)) w.reject(error);
+      if (again.length === 0) return;
+      const failures = Math.max(...again.map((w) => (w.failures += 1)));
+      const delay = REWRITE_DELAYS_MS[Math.min(failures, REWRITE_DELAYS_MS.length) - 1];
+      if (failures === 1) this.hooks.writeFailed(again.length, error as Error, delay);
+      setTimeout(() => {
+        this.queue.unshift(...again);
+        this.sharing.schedule();
+      }, delay);
     }
   }
 }

@@ -67,6 +67,9 @@ export class DeliveryWorker {
         return { now, leaseToken: randomUUID(), leaseUntil: this.leaseEnd(now), owner: this.owner.current() };
       },
       handedOver: (next) => this.dispatch(next),
+      now: () => this.clock.now(),
+      writeFailed: (count, error, retryInMs) =>
+        this.logger.error(`webhook delivery: results of ${count} deliveries not written (${error.message}); written again in ${retryInMs} ms and after, while their leases last`),
     });
     this.owner = new LeaseOwner(pool, logger);
     this.upkeep = new WorkerUpkeep(pool, this.owner, clock, logger);
