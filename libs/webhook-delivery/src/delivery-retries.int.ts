@@ -57,6 +57,29 @@ describe('webhook delivery: retries, dead notifications and resend', () => {
     expect(r.requests.map((q) => q.headers['webhook-id'])).toEqual([parked.id, after.id]);
   });
 
+  it("a webhook lookup that fails (our store away) does not use up one of the receiver's attempts: sent a second later as attempt 1", async () => {
+    const r = await receiver();
+    h.registrations.urls.set('key-lookup', r.baseUrl);
+    const registrations = h.registrations;
+    const read = registrations.urlFor.bind(registrations);
+    let failures = 1;
+    registrations.urlFor = async (chave: string) => {
+      if (chave === 'key-lookup' && failures-- > 0) throw new Error('terminating connection due to administrator command');
+      return read(chave);
+    };
+    try {
+      const stored = Date.now();
+      const { id } = await h.outbox.enqueue(cashIn('key-lookup'));
+      await waitFor('delivered', async () => (await status(id)) === 'delivered', 5000);
+      expect(r.requests).toHaveLength(1);
+      expect(r.requests[0].receivedAt - stored).toBeGreaterThanOrEqual(900);
+      expect((await h.outbox.attempts(id)).map((a) => [a.attempt, a.statusCode, a.outcome])).toEqual([[1, 200, 'delivered']]);
+      expect(h.logger.lines.filter((l) => l.includes(`webhook ${id}: not sent, the webhook lookup failed (terminating connection due to administrator command); due again in 1000 ms`))).toHaveLength(1);
+    } finally {
+      registrations.urlFor = read;
+    }
+  });
+
   it('a receiver that is down (port closed) and then comes up gets it', async () => {
     const probe = await TestReceiver.start();
     const port = probe.port;

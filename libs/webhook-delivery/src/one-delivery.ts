@@ -5,12 +5,15 @@ import type { HttpSender } from './http-sender';
 import type { Lanes } from './lanes';
 import type { AttemptRecorder } from './attempt-recorder';
 import { claimLogger } from './claim-logger';
-import { recordCancelled, recordSplit } from './record-result';
+import { recordCancelled, recordSplit, releaseUnsent } from './record-result';
 import { releaseUnbatched, sweepBeforeRemoval, type RegistrationSweepDeps } from './registration-sweep';
 import { urlForLog } from './log-url';
 import { decideAfterAttempt, parseRetryAfter } from './retry-policy';
 import { signWebhook } from './signature';
 import type { Clock, DeliveryLogger } from './types';
+
+/** When a delivery whose webhook could not be read (our store away) is due again. */
+const LOOKUP_RETRY_MS = 1000;
 
 /** What one POST needs from its worker; the worker keeps the scheduling (claims, slots, leases held). */
 export interface OneDeliveryDeps extends RegistrationSweepDeps {
@@ -41,7 +44,11 @@ export async function deliverOne(deps: OneDeliveryDeps, claim: ClaimedNotificati
   try {
     webhookUrl = await lookup;
   } catch (error) {
-    await record(deps, claim, null, { statusCode: null, error: `webhook lookup failed: ${(error as Error).message}`, latencyMs: 0 }, clock.now());
+    // Our own read failed (the event store is away), not the receiver: the delivery goes back, due
+    // again shortly, and does not use up one of the receiver's scheduled attempts (outage audit).
+    const now = clock.now();
+    await releaseUnsent(pool, [claim], now, new Date(now.getTime() + LOOKUP_RETRY_MS));
+    logger.error(`webhook ${claim.id}: not sent, the webhook lookup failed (${(error as Error).message}); due again in ${LOOKUP_RETRY_MS} ms, the attempt not counted`);
     return;
   }
   if (webhookUrl === undefined) {

@@ -70,15 +70,19 @@ export async function recordCancelled(pool: Pool, claim: ClaimedNotification, re
   return (result.rowCount ?? 0) > 0;
 }
 
-/** Hands back claimed deliveries never sent (a stopping worker): due again at once, the attempt not counted. */
-export async function releaseUnsent(pool: Pool, claims: ClaimedNotification[], now: Date): Promise<void> {
+/**
+ * Hands back claimed deliveries never sent (a stopping worker; a webhook lookup that failed):
+ * due again at once, or not before `dueAt`, the attempt not counted.
+ */
+export async function releaseUnsent(pool: Pool, claims: ClaimedNotification[], now: Date, dueAt?: Date): Promise<void> {
   if (claims.length === 0) return;
   await pool.query(
     `UPDATE webhook_outbox o
-        SET lease_until = NULL, lease_token = NULL, attempt_count = o.attempt_count - 1, updated_at = $3
+        SET lease_until = NULL, lease_token = NULL, attempt_count = o.attempt_count - 1, updated_at = $3,
+            next_attempt_at = GREATEST(o.next_attempt_at, COALESCE($4, o.next_attempt_at))
        FROM unnest($1::uuid[], $2::uuid[]) AS u(id, token)
       WHERE o.id = u.id AND o.lease_token = u.token AND o.status = ${STILL_PENDING}`,
-    [claims.flatMap((c) => c.items), claims.flatMap((c) => c.items.map(() => c.leaseToken)), now],
+    [claims.flatMap((c) => c.items), claims.flatMap((c) => c.items.map(() => c.leaseToken)), now, dueAt ?? null],
   );
 }
 
