@@ -99,5 +99,6 @@ describe('webhook delivery: leases of workers that are gone', () => {
     expect(again.owner).toBe(held.owner);
     await waitFor('delivered', async () => (await h.status(id)) === 'delivered', 5000);
     expect(h.logger.lines.filter((l) => l.includes('no liveness lock'))).toHaveLength(1);
+    expect(h.logger.lines.filter((l) => l.includes(`liveness lock taken again (worker ${held.owner})`))).toHaveLength(1);
   });
 });

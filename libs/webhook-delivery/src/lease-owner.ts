@@ -125,6 +125,8 @@ export class LeaseOwner {
       if (this.stopped) return void (await client.end());
       this.client = client;
       this.held = true;
+      // The pair of the "no liveness lock" line: an operator sees the outage end, not only begin.
+      if (this.warned) this.logger.log(`webhook delivery: liveness lock taken again (worker ${this.owner}); leases carry its number again`);
       this.warned = false;
     } catch (error) {
       await client.end().catch(() => undefined);
