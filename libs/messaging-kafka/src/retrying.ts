@@ -35,7 +35,9 @@ export async function retrying(work: () => Promise<unknown>, what: string, deps:
       if (deps.stopped()) throw new StoppedWhileRetrying(`${what}: stopped while retrying, left for redelivery`);
       if (attempt >= maxAttempts) throw new GaveUp(what, error);
       const waitMs = Math.min(30_000, 100 * 2 ** Math.min(attempt, 9));
-      deps.logger.error(`${what} failed (attempt ${attempt}); retrying in ${waitMs} ms: ${describe(error)}`);
+      // The stack once per failing batch, not at every retry (a database outage retries for its length).
+      const stack = attempt === 1 && error instanceof Error && error.stack ? `\n${error.stack}` : '';
+      deps.logger.error(`${what} failed (attempt ${attempt}); retrying in ${waitMs} ms: ${describe(error)}${stack}`);
       for (const until = Date.now() + waitMs; Date.now() < until && !deps.stopped(); ) {
         await new Promise((r) => setTimeout(r, 100));
         await deps.heartbeat().catch(() => undefined);
@@ -44,7 +46,7 @@ export async function retrying(work: () => Promise<unknown>, what: string, deps:
   }
 }
 
-/** Nest's RPC exception filter turns a handler's error into `{ status, message }` (and logs the original). */
+/** An error's message; also of a `{ status, message }` that Nest's default RPC filter makes of one. */
 export function describe(error: unknown): string {
   if (error instanceof Error) return error.message;
   if (typeof error === 'object' && error !== null && 'message' in error) return String((error as { message: unknown }).message);

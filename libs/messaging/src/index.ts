@@ -7,3 +7,4 @@ export * from './delivery-settings';
 export * from './notifications.controller';
 export * from './dependencies-answer';
 export * from './consumer-groups';
+export * from './pass-handler-errors';

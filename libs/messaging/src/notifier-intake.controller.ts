@@ -1,7 +1,8 @@
-import { Controller, Inject } from '@nestjs/common';
+import { Controller, Inject, UseFilters } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { CASH_IN_TOPIC, type CashInTrace, type PixRecebidoMessage } from '@pix/contracts';
 import type { NotifierCore } from './notifier-core';
+import { PassHandlerErrors } from './pass-handler-errors';
 
 /** The transport id of the notifier's consumer group: its server takes only this controller's handler. */
 export const NOTIFIER_INTAKE = Symbol('pix-notifier');
@@ -13,6 +14,7 @@ export const NOTIFIER_CORE = Symbol('NotifierCore');
  * batch, which the transport retries whole: storing is idempotent by endToEndId.
  */
 @Controller()
+@UseFilters(PassHandlerErrors)
 export class NotifierIntakeController {
   constructor(@Inject(NOTIFIER_CORE) private readonly core: Pick<NotifierCore, 'handleBatch'>) {}
 

@@ -1,6 +1,7 @@
-import { Controller } from '@nestjs/common';
+import { Controller, UseFilters } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { CASH_IN_TOPIC, type PixRecebidoMessage } from '@pix/contracts';
+import { PassHandlerErrors } from '@pix/messaging';
 import type { KafkaBatchContext } from '@pix/messaging-kafka';
 import { Public } from '../auth/auth-context';
 import { SettleCashIn } from './settle-cash-in';
@@ -14,6 +15,7 @@ export const SETTLEMENT_TRANSPORT = Symbol('pix-api-settlement');
  */
 @Public()
 @Controller()
+@UseFilters(PassHandlerErrors)
 export class SettlementConsumer {
   constructor(private readonly settle: SettleCashIn) {}
 

@@ -87,10 +87,14 @@ export class LoteCobVProcessor implements OnApplicationBootstrap, OnApplicationS
   }
 
   private async run(): Promise<void> {
+    // Rounds failed in a row: a database outage fails one a second, and its stack says nothing new after the first.
+    let failures = 0;
     while (this.running) {
       try {
         this.woken = false;
         const pending = await pendingSolicitacoes(this.db, PER_BATCH);
+        if (failures > 0) this.logger.log(`batch processing resumed after ${failures} failed rounds`);
+        failures = 0;
         if (pending.length === 0) {
           await this.idle(1000);
           continue;
@@ -109,7 +113,9 @@ export class LoteCobVProcessor implements OnApplicationBootstrap, OnApplicationS
         if (last !== undefined) await this.projections.waitFor([solicitacaoLoteProjection.name], last, 30_000);
         await this.progress.report(pending);
       } catch (error) {
-        this.logger.error(`batch processing failed; retrying: ${error instanceof Error ? error.stack : String(error)}`);
+        failures += 1;
+        const detail = error instanceof Error ? (failures === 1 ? error.stack : error.message) : String(error);
+        this.logger.error(`batch processing failed (round ${failures} in a row); retrying in 1 s: ${detail}`);
         await this.idle(1000);
       }
     }
