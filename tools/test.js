@@ -41,7 +41,7 @@ async function ensurePostgres() {
   mkdirSync(path.dirname(dir), { recursive: true });
   const pg = await startEmbeddedPostgres({ dataDir: dir });
   env.TEST_DATABASE_URL = pg.url;
-  console.log(`Embedded PostgreSQL for tests at ${pg.url}`);
+  console.log(`Embedded PostgreSQL for tests at ${pg.url.replace(/:[^:@/]+@/, ':***@')}`);
   return pg.stop;
 }
 

@@ -41,6 +41,7 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     async stop() {
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
+      rmSync(`${dataDir}.password`, { force: true }); // beside the folder (embedded-auth.ts)
     },
   };
 }
