@@ -7,6 +7,8 @@ const { existsSync, readFileSync, mkdirSync, rmSync } = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
+/** A connection URL without its password, for the log. */
+const withoutPassword = (url) => url.replace(/:[^:@/]+@/, ':***@');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', FORCE_COLOR: process.env.FORCE_COLOR ?? '0' };
 
@@ -25,7 +27,7 @@ async function ensurePostgres() {
   try {
     await client.connect();
     const { rows } = await client.query('SHOW server_version');
-    console.log(`PostgreSQL for tests: ${url.replace(/:[^:@/]+@/, ':***@')} (server ${rows[0].server_version})`);
+    console.log(`PostgreSQL for tests: ${withoutPassword(url)} (server ${rows[0].server_version})`);
     env.TEST_DATABASE_URL = url;
     return async () => undefined;
   } catch (error) {
@@ -41,7 +43,7 @@ async function ensurePostgres() {
   mkdirSync(path.dirname(dir), { recursive: true });
   const pg = await startEmbeddedPostgres({ dataDir: dir });
   env.TEST_DATABASE_URL = pg.url;
-  console.log(`Embedded PostgreSQL for tests at ${pg.url.replace(/:[^:@/]+@/, ':***@')}`);
+  console.log(`Embedded PostgreSQL for tests at ${withoutPassword(pg.url)}`);
   return pg.stop;
 }
 

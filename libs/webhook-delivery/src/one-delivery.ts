@@ -101,7 +101,7 @@ function headers(secret: Buffer | undefined, claim: ClaimedNotification, at: Dat
   return headers;
 }
 
-async function record(deps: OneDeliveryDeps, claim: ClaimedNotification, url: string | null, result: SendResult, at: Date): Promise<void> {
+async function record(deps: OneDeliveryDeps, claim: ClaimedNotification, url: string, result: SendResult, at: Date): Promise<void> {
   const { config } = deps;
   const logger = claimLogger(deps.logger, claim);
   const finishedAt = deps.clock.now();
@@ -116,7 +116,7 @@ async function record(deps: OneDeliveryDeps, claim: ClaimedNotification, url: st
   });
   // Slot handover (unbatched keys): this lease, once released, goes to the key's next due
   // notification in the same statement, while the key's lane still has room for it.
-  const handOver = url !== null && deps.mayHandOver(claim);
+  const handOver = deps.mayHandOver(claim);
   const attempt = { at, url, ...result, outcome: decision.outcome, nextAttemptAt: decision.nextAttemptAt, finishedAt };
   const applied = await deps.recorder.record({ claim, record: attempt, handOver });
   try {
@@ -124,7 +124,7 @@ async function record(deps: OneDeliveryDeps, claim: ClaimedNotification, url: st
   } catch {
     /* an observer's failure is not the delivery's */
   }
-  const what = `webhook ${claim.id}${claim.items.length > 1 ? ` (${claim.items.length} Pix)` : ''} attempt ${claim.attempt} to ${url === null ? '(no url)' : urlForLog(url)}: ${result.error ?? `HTTP ${result.statusCode}`} in ${Math.round(result.latencyMs)} ms`;
+  const what = `webhook ${claim.id}${claim.items.length > 1 ? ` (${claim.items.length} Pix)` : ''} attempt ${claim.attempt} to ${urlForLog(url)}: ${result.error ?? `HTTP ${result.statusCode}`} in ${Math.round(result.latencyMs)} ms`;
   if (!applied) logger.error(`${what}; lease lost (taken over or resent meanwhile), status left to its new holder`);
   else if (decision.outcome === 'delivered') logger.log(`${what}; delivered`);
   else if (decision.outcome === 'dead') logger.error(`${what}; retry schedule exhausted, kept as dead`);
