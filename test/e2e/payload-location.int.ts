@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { addDays, buildDynamicBrCode, businessDateOf, isBusinessDay, parseBrCode } from '@pix/domain';
+import { addDays, buildDynamicBrCode, businessDateOf, calendarFor, isBusinessDay, parseBrCode } from '@pix/domain';
 import { createResponseValidator, createTestDatabase, type TestDatabase } from '@pix/testing';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
@@ -25,6 +25,10 @@ const clock = { now: () => new Date(`${today}T15:00:00.000Z`) };
 
 /** The next business day on or after `date`, Monday to Friday without national holidays. */
 const businessDayFrom = (date: string): string => (isBusinessDay(date) ? date : businessDayFrom(addDays(date, 1)));
+// A due date whose next day is a business day in the city of São Paulo: fines start the day after.
+const SAO_PAULO = calendarFor('3550308');
+const dueFollowedByBusinessDay = (date: string): string =>
+  isBusinessDay(date, SAO_PAULO) && isBusinessDay(addDays(date, 1), SAO_PAULO) ? date : dueFollowedByBusinessDay(addDays(date, 1));
 
 export interface Fetched {
   status: number;
@@ -98,7 +102,7 @@ describe('payload locations: what a payer’s bank reads', () => {
 
   it('answers a compact JWS (application/jose) of a CobVPayload, signed RS256 with kid, x5t, x5t#S256 and a jku on the location host', async () => {
     const txid = newTxid('pl');
-    const due = businessDayFrom(addDays(today, 10));
+    const due = dueFollowedByBusinessDay(addDays(today, 10));
     const body = validCobV({
       calendario: { dataDeVencimento: due, validadeAposVencimento: 5 },
       valor: { original: '100.00', multa: { modalidade: 1, valorPerc: '5.00' }, juros: { modalidade: 1, valorPerc: '0.10' } },
@@ -130,7 +134,8 @@ describe('payload locations: what a payer’s bank reads', () => {
     expect(payload.recebedor).not.toHaveProperty('id');
     expect(payload.recebedor).not.toHaveProperty('chaves');
 
-    // Three days late, a business due date: fine 5.00 plus 3 × 0.10 interest (by hand: 105.30).
+    // Three days late (fines start the business day after the due date): fine 5.00 plus 3 × 0.10
+    // interest (by hand: 105.30).
     const late = await fetchLocation(charge.pixCopiaECola, `?DPP=${addDays(due, 3)}&codMun=3550308`);
     expect(verifyIndependently(late.text, await jwksOf()).payload.valor).toEqual({ original: '100.00', multa: '5.00', juros: '0.30', abatimento: '0.00', desconto: '0.00', final: '105.30' });
     // On the due date itself: nothing added.

@@ -42,8 +42,26 @@ describe('cobvPayload: dates a stored charge cannot be paid on', () => {
 
 describe('the payer bank’s query: codMun and DPP', () => {
   it('refuses a codMun that is no IBGE municipality (its first two digits are no state), with the contract’s violation', () => {
-    for (const codMun of ['0000000', '9999999', '0000001']) expect(problemOf(() => readPayloadQuery({ codMun }, '2026-11-26'))).toEqual(['CobPayloadOperacaoInvalida', ['codMun']]);
-    expect(readPayloadQuery({ codMun: '3509502' }, '2026-11-26')).toEqual({ dpp: '2026-11-26', dppGiven: false, codMun: '3509502' });
+    for (const codMun of ['0000000', '9999999', '0000001']) expect(problemOf(() => readPayloadQuery({ codMun }, now))).toEqual(['CobPayloadOperacaoInvalida', ['codMun']]);
+    expect(readPayloadQuery({ codMun: '3509502' }, now)).toEqual({ dpp: '2026-11-26', dppGiven: false, codMun: '3509502' });
+  });
+
+  it('takes "today" where the payer is: a bank in Acre or Amazonas keeps its date after midnight in Brasília', () => {
+    const late = new Date('2026-11-28T03:30:00.000Z'); // 00:30 on 11-28 in Brasília, 22:30 on 11-27 in Rio Branco
+    const dppOf = (query: Record<string, string>) => {
+      try {
+        return readPayloadQuery(query, late).dpp;
+      } catch (error) {
+        return error instanceof ProblemError ? error.tipo : error;
+      }
+    };
+    expect(dppOf({ DPP: '2026-11-27', codMun: '1200401' })).toBe('2026-11-27'); // Rio Branco
+    expect(dppOf({ DPP: '2026-11-27', codMun: '1302603' })).toBe('2026-11-27'); // Manaus
+    expect(dppOf({ codMun: '1200401' })).toBe('2026-11-27'); // no DPP: the payer's own today
+    expect(dppOf({ DPP: '2026-11-27', codMun: '3550308' })).toBe('CobPayloadOperacaoInvalida'); // São Paulo: yesterday
+    expect(dppOf({ codMun: '3550308' })).toBe('2026-11-28');
+    // No codMun: today is Brasília's, and only a date past everywhere in Brazil is refused.
+    expect([dppOf({}), dppOf({ DPP: '2026-11-27' }), dppOf({ DPP: '2026-11-26' })]).toEqual(['2026-11-28', '2026-11-27', 'CobPayloadOperacaoInvalida']);
   });
 
   it('prices a payer anywhere in São Paulo state with its state holiday: due on 07-09, paid the next business day, no fine', () => {

@@ -1,5 +1,5 @@
 import { ProblemError, type Violacao } from '@pix/contracts';
-import { amountDue, compareDates, formatMoney, isIbgeMunicipalityCode, isValidIsoDate, MAX_WIRE_CENTS, type AmountDue, type AmountDueInput, type DueChargeValue } from '@pix/domain';
+import { amountDue, compareDates, formatMoney, isIbgeMunicipalityCode, isValidIsoDate, MAX_WIRE_CENTS, payerDates, type AmountDue, type AmountDueInput, type DueChargeValue } from '@pix/domain';
 import type { CobVRow } from '@pix/read-models';
 
 /** The query of GET /cobv/{pixUrlAccessToken}, as Fastify hands it over (a repeated name is an array). */
@@ -16,16 +16,24 @@ const invalid = (razao: string, propriedade: string, valor?: unknown) => {
 export const payloadNotFound = (detail = 'A cobrança em questão não foi encontrada para a location requisitada.') =>
   new ProblemError('CobPayloadNaoEncontrado', detail);
 
-/** DPP and codMun checked as the contract lists CobPayloadOperacaoInvalida's violations. */
-export function readPayloadQuery(query: PayloadQuery, today: string): { dpp: string; dppGiven: boolean; codMun?: string } {
+/**
+ * DPP and codMun checked as the contract lists CobPayloadOperacaoInvalida's violations. "Today"
+ * is the payer's (payerDates): a bank in Acre asking for its own date at 01:00 in Brasília is
+ * not asking for a date in the past.
+ */
+export function readPayloadQuery(query: PayloadQuery, now: Date): { dpp: string; dppGiven: boolean; codMun?: string } {
   const { DPP, codMun } = query;
   if (DPP !== undefined && (typeof DPP !== 'string' || !isValidIsoDate(DPP))) throw invalid('DPP não respeita o _schema_: informe uma data YYYY-MM-DD.', 'DPP', DPP);
   if (codMun !== undefined && (typeof codMun !== 'string' || !/^\d{7}$/.test(codMun))) throw invalid('codMun não respeita o _schema_: informe o código IBGE de 7 dígitos.', 'codMun', codMun);
   // The contract's own violation: "codMun não é um código válido segundo a tabela de municípios do IBGE".
   if (codMun !== undefined && !isIbgeMunicipalityCode(codMun))
     throw invalid('codMun não é um código válido segundo a tabela de municípios do IBGE: os dois primeiros dígitos não são o código de uma Unidade da Federação.', 'codMun', codMun);
+  const { today, earliest } = payerDates(now, codMun as string | undefined);
   const dpp = (DPP as string | undefined) ?? today;
-  if (compareDates(dpp, today) < 0) throw invalid(`DPP anterior ao momento presente (hoje é ${today}).`, 'DPP', dpp);
+  if (compareDates(dpp, earliest) < 0) {
+    const where = codMun === undefined ? 'em todo o Brasil' : `no estado do município ${codMun as string}`;
+    throw invalid(`DPP anterior ao momento presente (hoje é ${earliest} ${where}).`, 'DPP', dpp);
+  }
   return { dpp, dppGiven: DPP !== undefined, ...(codMun !== undefined ? { codMun: codMun as string } : {}) };
 }
 

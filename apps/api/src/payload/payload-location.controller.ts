@@ -1,7 +1,6 @@
 import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Pool } from 'pg';
-import { businessDateOf } from '@pix/domain';
 import { Public } from '../auth/auth-context';
 import { CLOCK, READ_DB, RECEIVER_DIRECTORY } from '../infrastructure/tokens';
 import type { Clock, ReceiverDirectory } from '../shared/ports';
@@ -28,7 +27,7 @@ export class PayloadLocationController {
   async cobv(@Param('pixUrlAccessToken') token: string, @Query() query: PayloadQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const row = await payableCharge(this.db, this.directory, token);
     const now = this.clock.now();
-    const at = readPayloadQuery(query ?? {}, businessDateOf(now));
+    const at = readPayloadQuery(query ?? {}, now);
     const jws = await this.signer.sign(cobvPayload(row, { ...at, now }));
     void reply.header('content-type', 'application/jose');
     return jws;

@@ -70,6 +70,24 @@ describe('amountDue: every modality against hand arithmetic (Vo = R$ 1000.00)', 
     else expect(r).toEqual({ original: VO, multa: 0, juros: 0, abatimento: 0, desconto: 0, ...expected });
   });
 
+  describe('penalties start on the first business day after V* (none on the days between)', () => {
+    const valor = { multa: { modalidade: 1 as const, valorPerc: 500 }, juros: { modalidade: 1 as const, valorPerc: 100 }, desconto: { modalidade: 3 as const, valorPerc: 10 } };
+    const business = { ...valor, juros: { modalidade: 5 as const, valorPerc: 100 } };
+    it.each<[string, string, string, Partial<DueChargeValue>, Record<string, number>]>([
+      // due Fri Mar 14: Sat 15 and Sun 16 are neither early (no discount) nor late (no multa, no juros)
+      ['Fri → Sat', '2025-03-14', '2025-03-15', valor, { final: VO }],
+      ['Fri → Sun, business-day juros', '2025-03-14', '2025-03-16', business, { final: VO }],
+      // Mon Mar 17 is S: multa, and Dα still counts from V* (3 calendar days, 1 business day)
+      ['Fri → Mon', '2025-03-14', '2025-03-17', valor, { multa: 500, juros: 300, final: VO + 800 }],
+      ['Fri → Mon, business-day juros', '2025-03-14', '2025-03-17', business, { multa: 500, juros: 100, final: VO + 600 }],
+      // due Thu Apr 17: Good Friday, the weekend and Tiradentes (Mon 21) pass without penalties; S = Tue 22
+      ['Thu → Tiradentes', '2025-04-17', '2025-04-21', valor, { final: VO }],
+      ['Thu → Tue after Tiradentes', '2025-04-17', '2025-04-22', valor, { multa: 500, juros: 500, final: VO + 1000 }],
+    ])('%s', (_name, dataDeVencimento, paymentDate, v, expected) => {
+      expect(row(dataDeVencimento, paymentDate, v)).toEqual({ original: VO, multa: 0, juros: 0, abatimento: 0, desconto: 0, ...expected });
+    });
+  });
+
   it('uses the payer municipality (codMun) for the due date', () => {
     // Jul 9 2025 (Wed) is a state holiday in São Paulo only. multa 2% of 100000 = 2000.
     const valor = { multa: { modalidade: 2 as const, valorPerc: 200 } };
@@ -177,6 +195,19 @@ describe('amountDue: fixed-date discounts', () => {
     expect(due({ desconto: { modalidade: 1, descontoDataFixa } }, '2025-03-04')!.desconto).toBe(500);
     expect(due({ desconto: { modalidade: 1, descontoDataFixa } }, '2025-03-05')!.desconto).toBe(500);
     expect(due({ desconto: { modalidade: 1, descontoDataFixa } }, '2025-03-06')!.desconto).toBe(0);
+  });
+
+  it('never lets an extension take away the tier current on the payment date itself', () => {
+    // Sat Mar 8 R$ 10.00 and Sun Mar 9 R$ 20.00 both stand until Mon Mar 10 (audit, 2026-11-27):
+    // on Sunday the Sunday tier is current; on Monday a payment counts as made by either date.
+    const descontoDataFixa = [{ data: '2025-03-08', valorPerc: 1000 }, { data: '2025-03-09', valorPerc: 2000 }];
+    const on = (day: string) => due({ desconto: { modalidade: 1, descontoDataFixa } }, day)!.desconto;
+    expect([on('2025-03-07'), on('2025-03-08'), on('2025-03-09'), on(DUE)]).toEqual([1000, 1000, 2000, 2000]);
+  });
+
+  it('takes the larger of two tiers with the same date', () => {
+    const descontoDataFixa = [{ data: '2025-03-07', valorPerc: 300 }, { data: '2025-03-07', valorPerc: 500 }];
+    expect(due({ desconto: { modalidade: 1, descontoDataFixa } }, '2025-03-06')!.desconto).toBe(500);
   });
 
   it('gives nothing once every tier date has passed, even before the due date', () => {

@@ -5,14 +5,18 @@
 // - A due date on a non-business day (weekend, national/bank holiday, holiday of the payer's
 //   codMun) is moved to the next business day V*; every rule below reads V* (the contract: "todos
 //   os campos que façam referência a esta data ... devem assumir essa prorrogação").
-// - Paid on or before V*: no multa, no juros. After V*: multa once (flat), juros per day of delay
-//   Dα = calendar days V*→DPP (modalidades 1–4) or business days in (V*, DPP] (5–8).
+// - Paid on or before V*: no multa, no juros. Penalties start on S, the first business day after
+//   V* (the BCB: fine and interest begin "a partir do próximo dia útil após a data de vencimento
+//   ajustada"; none on a non-business day): paid in (V*, S), the original is due, without
+//   discounts. From S: multa once (flat), juros per day of delay Dα = calendar days V*→DPP
+//   (modalidades 1–4) or business days in (V*, DPP] (5–8).
 // - Juros follow Equação 11, Vj = (Vo − Va) × ((Ij/100)/n) × Dα, n = 1/30/365 (calendar) or
 //   1/21/252 (business) for a rate per day/month/year; value modalidades are Ij × Dα.
 // - Percent multa and percent discounts apply to Vo − Va too; percent abatimento to Vo.
-// - Discounts only up to V*: fixed-date tiers (a tier date on a non-business day moves to the next
-//   business day; the earliest tier date ≥ DPP wins); per-day discounts count days of anticipation
-//   DPP→V* (calendar) or business days in [DPP, V*).
+// - Discounts only up to V*: fixed-date tiers (a tier's date D on a non-business day extends it
+//   to the next business day; the payer gets the best of the tier current on DPP, the earliest
+//   D ≥ DPP, and of those current on each D that DPP falls in the extension of); per-day discounts
+//   count days of anticipation DPP→V* (calendar) or business days in [DPP, V*).
 // - Payable until the first business day on or after V* + validadeAposVencimento; null after.
 // - Each component is the exact rational value rounded half-up to the cent once (no rounded
 //   factors); final = Vo − Va − Vd + Vj + Vm, clamped at zero, components reported unclamped.
@@ -124,15 +128,39 @@ function businessDaysEarly(paid: string, adjustedDue: string, calendar: Business
   return businessDaysBetween(paid, adjustedDue, calendar) - 1 + (calendar.isBusinessDay(paid) ? 1 : 0);
 }
 
+/** The tier current on `day` by the dates as written: the earliest date ≥ day (of equal dates, the larger). */
+function tierOn(tiers: readonly DescontoDataFixa[], day: string): DescontoDataFixa | undefined {
+  let best: DescontoDataFixa | undefined;
+  for (const t of tiers) {
+    if (compareDates(t.data, day) < 0) continue;
+    const order = best === undefined ? -1 : compareDates(t.data, best.data);
+    if (order < 0 || (order === 0 && t.valorPerc > best!.valorPerc)) best = t;
+  }
+  return best;
+}
+
+/**
+ * The fixed-date discount (its valorPerc) for paying on `paid`. A tier whose date D is not a
+ * business day stays good until the next business day, so a payment in that extension counts as
+ * made on D; the extension protects the payer and never takes away the tier current on `paid`
+ * itself (tiers Sat 10.00 and Sun 20.00, paid on Sunday: 20.00).
+ */
+function fixedDateTier(tiers: readonly DescontoDataFixa[], paid: string, calendar: BusinessCalendar): number | undefined {
+  let best = tierOn(tiers, paid)?.valorPerc;
+  for (const t of tiers) {
+    if (compareDates(t.data, paid) >= 0 || compareDates(businessDayOnOrAfter(t.data, calendar), paid) < 0) continue;
+    const asOfD = tierOn(tiers, t.data)!.valorPerc;
+    if (best === undefined || asOfD > best) best = asOfD;
+  }
+  return best;
+}
+
 /** Desconto up to V*; `base` is Vo − Va. */
 function descontoOf(base: number, desconto: Desconto, adjustedDue: string, paid: string, calendar: BusinessCalendar): number {
   switch (desconto.modalidade) {
     case 1: case 2: {
-      const tiers = desconto.descontoDataFixa
-        .map((d) => ({ data: d.data, until: businessDayOnOrAfter(d.data, calendar), valorPerc: d.valorPerc }))
-        .sort((a, b) => compareDates(a.until, b.until) || compareDates(a.data, b.data));
-      const hit = tiers.find((d) => compareDates(d.until, paid) >= 0);
-      return hit ? valueOrPercent(base, desconto.modalidade, hit.valorPerc) : 0;
+      const hit = fixedDateTier(desconto.descontoDataFixa, paid, calendar);
+      return hit === undefined ? 0 : valueOrPercent(base, desconto.modalidade, hit);
     }
     case 3: return mulDivRoundHalfUp([desconto.valorPerc, daysBetween(paid, adjustedDue)], 1);
     case 4: return mulDivRoundHalfUp([desconto.valorPerc, businessDaysEarly(paid, adjustedDue, calendar)], 1);
@@ -146,6 +174,11 @@ function descontoOf(base: number, desconto: Desconto, adjustedDue: string, paid:
 export function adjustedDueDate(dataDeVencimento: string, calendar: BusinessCalendar = calendarFor()): string {
   assertDate(dataDeVencimento, 'dataDeVencimento');
   return businessDayOnOrAfter(dataDeVencimento, calendar);
+}
+
+/** S: the first business day after V*, the day fine and interest start. */
+export function firstBusinessDayAfter(vStar: string, calendar: BusinessCalendar = calendarFor()): string {
+  return businessDayOnOrAfter(fromEpochDay(toEpochDay(vStar) + 1), calendar);
 }
 
 /**
@@ -177,12 +210,13 @@ export function amountDue(input: AmountDueInput): AmountDue | null {
 
   const original = valor.original;
   const vStar = adjustedDueDate(due, calendar);
-  const late = compareDates(paid, vStar) > 0;
+  const early = compareDates(paid, vStar) <= 0;
+  const late = !early && compareDates(paid, firstBusinessDayAfter(vStar, calendar)) >= 0;
   const abatimento = valor.abatimento ? valueOrPercent(original, valor.abatimento.modalidade, valor.abatimento.valorPerc) : 0;
   const base = Math.max(0, original - abatimento); // Vo − Va
   const multa = late && valor.multa ? valueOrPercent(base, valor.multa.modalidade, valor.multa.valorPerc) : 0;
   const juros = late && valor.juros ? jurosOf(base, valor.juros, vStar, paid, calendar) : 0;
-  const desconto = !late && valor.desconto ? descontoOf(base, valor.desconto, vStar, paid, calendar) : 0;
+  const desconto = early && valor.desconto ? descontoOf(base, valor.desconto, vStar, paid, calendar) : 0;
   const final = Math.max(0, original - abatimento - desconto + juros + multa);
   return { original, multa, juros, abatimento, desconto, final };
 }

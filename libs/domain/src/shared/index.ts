@@ -8,5 +8,6 @@ export * from './dates';
 export * from './business-days';
 export * from './municipal-holidays';
 export * from './amount-due';
+export * from './payer-dates';
 export * from './tenant';
 export * from './canonical-json';
