@@ -1,3 +1,4 @@
+import { Pool } from 'pg';
 import { LOCAL_KEY, newTxid, startApi, validCobV, type RunningApi } from '../support/api-harness';
 import { settledBatch } from '../support/lotecobv-expect';
 
@@ -94,5 +95,31 @@ describe('a location claimed while DELETE /loc/{id}/txid frees it', () => {
       },
       true,
     );
+  });
+
+  it(`PUT creating on loc.id ‖ a batch creating the same txid: a refused PUT leaves the location free (${ROUNDS} rounds)`, async () => {
+    // Audit, 2026-11-27: the PUT claimed the location, its charge append lost to the batch's, and
+    // the decision on the batch's charge refused it: the location stayed claimed for a charge that
+    // did not hold it (15 to 20 rounds in 40), so nobody could use it.
+    let lote = (Date.now() % 1_000_000_000) + 500_000;
+    const leaks: number[] = [];
+    let refusedAfterClaim = 0;
+    const db = new Pool({ connectionString: api.db.url, max: 1 });
+    for (let k = 0; k < ROUNDS; k++) {
+      const [X, L, id] = [newTxid('rx'), await createLoc(), String(lote++)];
+      const [put, batch] = await Promise.all([
+        api.request('PUT', `/cobv/${X}`, validCobV({ loc: { id: L } })),
+        sleep(k % SPREAD).then(() => api.request('PUT', `/lotecobv/${id}`, { descricao: 'race', cobsv: [{ txid: X, ...validCobV() }] })),
+      ]);
+      // The batch is refused when the PUT's charge came first.
+      if (batch.status === 202) await settledBatch(api, id);
+      const held = (await locOf(X)) === L;
+      const loc = (await api.request('GET', `/loc/${L}`)).body;
+      if (put.status === 400 && (await db.query(`SELECT 1 FROM es_events WHERE stream_id = $1 AND event_type = 'LocationVinculada'`, [`loc-local/${L}`])).rowCount) refusedAfterClaim++;
+      if ((loc.txid === X) !== held) leaks.push(k);
+    }
+    await db.end();
+    console.log(`refused after claiming in ${refusedAfterClaim} of ${ROUNDS} rounds`);
+    expect(leaks).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ const requests = (txids: string[], over: Record<string, unknown> = {}) => txids.
 describe('lotecobv: the batch rules', () => {
   let api: RunningApi;
   beforeAll(async () => {
-    api = await startApi({ env: { LOTECOBV_MAX_REQUESTS: '50' } });
+    api = await startApi({ env: { LOTECOBV_MAX_REQUESTS: '250' } });
   });
   afterAll(async () => api?.stop());
 
@@ -170,11 +170,33 @@ describe('lotecobv: the batch rules', () => {
     expect((await api.request('PATCH', `/lotecobv/${loteId()}`, { cobsv: [] })).body.type).toBe(`${PROBLEM}LoteCobVNaoEncontrado`);
   });
 
+  it('a PUT or PATCH of the batch sent before the round before is decided waits for it: no round is lost', async () => {
+    // Audit, 2026-11-27: the later round replaced the undecided one, so the creation (or the PUT's
+    // alteration) of each request the PATCH named was lost, and PUT /cobv then refused the txid.
+    const id = loteId();
+    // More requests than the processor takes of a batch at a time (100), so the last is not taken yet.
+    const txids = Array.from({ length: 250 }, () => newTxid('q'));
+    const last = txids[249];
+    expect((await api.request('PUT', `/lotecobv/${id}`, { descricao: 'Q', cobsv: requests(txids) })).status).toBe(202);
+    expect((await api.request('PATCH', `/lotecobv/${id}`, { cobsv: [{ txid: last, valor: { original: '11.00' } }] })).status).toBe(202);
+    let lote = await settledBatch(api, id);
+    expect(lote.cobsv.filter((c: any) => c.status !== 'CRIADA' || c.problema)).toEqual([]);
+    expect((await api.request('GET', `/cobv/${last}`)).body).toMatchObject({ revisao: 1, valor: { original: '11.00' } });
+
+    // A PUT altering all of them, then at once a PATCH of one: both take effect, in order.
+    expect((await api.request('PUT', `/lotecobv/${id}`, { descricao: 'Q2', cobsv: requests(txids, { devedor: { cpf: '12345678909', nome: 'Novo Nome' } }) })).status).toBe(202);
+    expect((await api.request('PATCH', `/lotecobv/${id}`, { cobsv: [{ txid: last, solicitacaoPagador: 'Depois do PUT' }] })).status).toBe(202);
+    lote = await settledBatch(api, id);
+    expect(lote.cobsv.filter((c: any) => c.status !== 'CRIADA' || c.problema)).toEqual([]);
+    expect((await api.request('GET', `/cobv/${last}`)).body).toMatchObject({ revisao: 3, devedor: { nome: 'Novo Nome' }, valor: { original: '123.45' }, solicitacaoPagador: 'Depois do PUT' });
+    expect((await api.request('GET', `/cobv/${txids[0]}`)).body).toMatchObject({ revisao: 1, devedor: { nome: 'Novo Nome' } });
+  });
+
   it('answers problems for a non-numeric id, too many requests, duplicated txids, and lists batches', async () => {
     const bad = await api.request('PUT', '/lotecobv/abc', { descricao: 'x', cobsv: requests([newTxid()]) });
     expect(bad.status).toBe(400);
     expect(bad.body.violacoes[0].propriedade).toBe('id');
-    const tooMany = await api.request('PUT', `/lotecobv/${loteId()}`, { descricao: 'x', cobsv: requests(Array.from({ length: 51 }, () => newTxid())) });
+    const tooMany = await api.request('PUT', `/lotecobv/${loteId()}`, { descricao: 'x', cobsv: requests(Array.from({ length: 251 }, () => newTxid())) });
     expect(tooMany.status).toBe(400);
     const t = newTxid();
     expect((await api.request('PUT', `/lotecobv/${loteId()}`, { descricao: 'x', cobsv: requests([t, t]) })).status).toBe(400);

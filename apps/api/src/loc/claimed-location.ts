@@ -40,3 +40,20 @@ export async function confirmClaim(locs: LocWriter, recebedorId: string, charge:
   const after = await locs.unlinkCharge(recebedorId, charge.txid, id);
   return after.exists ? after : charge;
 }
+
+/**
+ * Runs a request that named `loc.id`; if it fails, the location is let go when this request's
+ * claim is all that holds it (`releaseUnheld`). A claim is appended in one attempt of the command
+ * loop; when that attempt's charge append loses to a concurrent write (a batch creating the txid,
+ * a removal on another instance) and the decision on the new state refuses, the refused request
+ * must leave nothing behind (2026-11-27, an audit: the location stayed claimed for a charge that
+ * did not hold it). A failure to let go is not the request's answer: the request's error is.
+ */
+export async function releasingUnusedClaim<T>(locs: LocWriter, recebedorId: string, txid: string, locId: number | undefined, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (locId !== undefined) await locs.releaseUnheld(recebedorId, locId, txid).catch(() => undefined);
+    throw error;
+  }
+}

@@ -64,6 +64,19 @@ export class LocWriter {
     return events.find((e) => e.type === 'LocationDesvinculada')?.data.txid;
   }
 
+  /**
+   * Frees location `id` from charge `txid` when the charge does not hold it: a request that
+   * claimed it and was then refused (its charge append lost a race, and the decision on the new
+   * state refused) or took another path. Nothing when it serves another charge, or this one.
+   */
+  async releaseUnheld(recebedorId: string, id: number, txid: string): Promise<void> {
+    const loc = await this.read(recebedorId, id);
+    if (!loc.exists || loc.txid !== txid) return;
+    const charge = (await aggregateStream(this.store, cobvStream(recebedorId, txid), cobvDecider)).state;
+    if (charge.exists && charge.loc?.id === id) return;
+    await this.handle(recebedorId, id, (now) => ({ type: 'DesvincularLocation', now, txid }));
+  }
+
   /** The charge stops using location `locId` (nothing when it does not use it, or does not exist); the charge after. */
   async unlinkCharge(recebedorId: string, txid: string, locId: number): Promise<CobVState> {
     const { state, position } = await handleCommand(this.store, cobvStream(recebedorId, txid), cobvDecider, () => ({

@@ -7,5 +7,8 @@ export type LocationCommand =
    * that named it (`cobv.loc.id` from PUT /cobv), named in the refusal as the contract words it.
    */
   | { type: 'VincularLocation'; txid: string; tipoCob: TipoCob; now: Date; campo?: string }
-  /** Frees the location; nothing to do when no charge uses it. */
-  | { type: 'DesvincularLocation'; now: Date };
+  /**
+   * Frees the location; nothing to do when no charge uses it. With `txid`, only while it is that
+   * charge's (a request letting go of the claim it made but did not use).
+   */
+  | { type: 'DesvincularLocation'; now: Date; txid?: string };

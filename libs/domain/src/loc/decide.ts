@@ -30,7 +30,7 @@ export function decideLocation(command: LocationCommand, state: LocationState): 
       ]);
     return [{ type: 'LocationVinculada', data: { txid: command.txid, em } }];
   }
-  if (state.txid === undefined) return [];
+  if (state.txid === undefined || (command.txid !== undefined && command.txid !== state.txid)) return [];
   return [{ type: 'LocationDesvinculada', data: { txid: state.txid, em } }];
 }
 

@@ -45,6 +45,15 @@ export interface SolicitacaoLoteRow {
   /** When the charge was created (kept across alterations). */
   criacao?: string;
   problema?: ProblemaSolicitacao;
+  /** Later rounds that reached this request while its round was still undecided, oldest first. */
+  fila?: RodadaPendente[];
+}
+
+/** A round of one request waiting behind an undecided one. */
+export interface RodadaPendente {
+  rodada: number;
+  via: ViaLote;
+  corpo: Record<string, unknown>;
 }
 
 /** `{recebedorId}/{loteCobVId}:{txid}`: a request's row id. */
@@ -56,6 +65,10 @@ export const loteKeyOf = (row: Pick<SolicitacaoLoteRow, 'recebedorId' | 'loteCob
 /**
  * One row per request of a batch: its current round, body and decision. It is also the work list
  * of the batch processor (rows EM_PROCESSAMENTO) and what PUT /cobv consults for reservations.
+ * Rounds of one request are decided in order: a PUT or PATCH of the batch that reaches a request
+ * whose round is undecided waits in `fila`, and the decision of the round before hands it over.
+ * (Until 2026-11-27 the later round replaced the undecided one, so a PATCH sent right after the
+ * creation lost the creation: an audit.)
  */
 export const solicitacaoLoteProjection: Projection<SolicitacaoLoteRow, LoteCobVEvent> = {
   name: 'lotecobv-solicitacoes',
@@ -72,9 +85,13 @@ export const solicitacaoLoteProjection: Projection<SolicitacaoLoteRow, LoteCobVE
     const e = event;
     if (e.type === 'SolicitacaoLoteDecidida') {
       // A decision counts only for the round it was taken in, once.
-      if (!row || row.rodada !== e.data.rodada || row.status !== 'EM_PROCESSAMENTO') return row;
-      const { problema: _previous, ...rest } = row;
-      return { ...rest, status: e.data.status, ...(e.data.criacao ? { criacao: e.data.criacao } : {}), ...(e.data.problema ? { problema: e.data.problema } : {}) };
+      if (!row || row.status !== 'EM_PROCESSAMENTO' || e.data.rodada < row.rodada) return row;
+      // A later round decided first: a version before the queue replaced the rounds in between.
+      const current = e.data.rodada === row.rodada ? row : skipTo(row, e.data.rodada);
+      if (!current) return row;
+      const { problema: _previous, fila, ...rest } = current;
+      const decided = { ...rest, status: e.data.status, ...(e.data.criacao ? { criacao: e.data.criacao } : {}), ...(e.data.problema ? { problema: e.data.problema } : {}) };
+      return fila && fila.length > 0 ? next(decided, fila) : decided;
     }
     const loteKey = lotecobvKeyOfStream(event.streamId)!;
     const index = e.data.solicitacoes.findIndex((s) => itemKey(loteKey, s.txid) === key);
@@ -82,8 +99,9 @@ export const solicitacaoLoteProjection: Projection<SolicitacaoLoteRow, LoteCobVE
     if (e.type === 'LoteCobVCriado')
       return { recebedorId: splitTenantKey(loteKey).recebedorId, loteCobVId: e.data.id, txid: s.txid, posicao: index, rodada: 0, via: 'CRIACAO', status: 'EM_PROCESSAMENTO', corpo: s.corpo };
     if (!row) return row;
-    const { problema: _previous, ...rest } = row;
-    return { ...rest, rodada: e.data.rodada, via: e.data.via, status: 'EM_PROCESSAMENTO', corpo: s.corpo };
+    const round: RodadaPendente = { rodada: e.data.rodada, via: e.data.via, corpo: s.corpo };
+    if (row.status === 'EM_PROCESSAMENTO') return { ...row, fila: [...(row.fila ?? []), round] };
+    return next(row, [round]);
   },
   columns: [
     { name: 'recebedor_id', sqlType: 'text NOT NULL', value: (r) => r.recebedorId },
@@ -97,3 +115,15 @@ export const solicitacaoLoteProjection: Projection<SolicitacaoLoteRow, LoteCobVE
   indexes: [{ name: 'recebedor_txid', columns: ['recebedor_id', 'txid'] }],
   inline: 'stream',
 };
+
+/** The first waiting round becomes the request's round, undecided; the rest keep waiting. */
+function next(row: Omit<SolicitacaoLoteRow, 'fila'>, [round, ...rest]: RodadaPendente[]): SolicitacaoLoteRow {
+  const { problema: _previous, fila: _waiting, ...kept } = row as SolicitacaoLoteRow;
+  return { ...kept, ...round, status: 'EM_PROCESSAMENTO', ...(rest.length > 0 ? { fila: rest } : {}) };
+}
+
+/** The row as the replaced rounds left it, at waiting round `rodada`; undefined if it is not waiting. */
+function skipTo(row: SolicitacaoLoteRow, rodada: number): SolicitacaoLoteRow | undefined {
+  const at = row.fila?.findIndex((r) => r.rodada === rodada) ?? -1;
+  return at < 0 ? undefined : next(row, row.fila!.slice(at));
+}

@@ -5,7 +5,7 @@ import type { CobVRow } from '@pix/read-models';
 import type { Pool } from 'pg';
 import { firstThenFresh, pendenciaLote } from '../../lotecobv/pendencia-lote';
 import { READ_DB } from '../../infrastructure/tokens';
-import { confirmClaim, withClaimedLocation } from '../../loc/claimed-location';
+import { confirmClaim, releasingUnusedClaim, withClaimedLocation } from '../../loc/claimed-location';
 import { LocWriter } from '../../loc/loc-writer';
 import { referencedLocation } from '../../loc/referenced-location';
 import { CobVWriter, TXID_PATTERN } from '../cobv-writer';
@@ -27,7 +27,7 @@ export class PatchCobVHandler implements ICommandHandler<PatchCobVCommand, CobVR
     if (refused) throw refused;
     const locId = input.loc?.id;
     const pendencia = firstThenFresh(() => pendenciaLote(this.db, recebedor.id, txid));
-    const { state } = await this.writer.execute(recebedor.id, txid, async (current, now) => {
+    const run = () => this.writer.execute(recebedor.id, txid, async (current, now) => {
       const command: CobVCommand = { type: 'RevisarCobV', txid, input, now, recebedor, pendenteEmLote: await pendencia() };
       if (!current.exists) return command;
       // A charge without a location (unlinked) may take one made by POST /loc, as a new charge
@@ -36,6 +36,8 @@ export class PatchCobVHandler implements ICommandHandler<PatchCobVCommand, CobVR
       command.locationReferenciada = await referencedLocation(this.db, recebedor.id, locId, current.loc?.id);
       return command;
     });
-    return locId === undefined ? state : confirmClaim(this.locs, recebedor.id, state);
+    if (locId === undefined) return (await run()).state;
+    const { state } = await releasingUnusedClaim(this.locs, recebedor.id, txid, locId, run);
+    return confirmClaim(this.locs, recebedor.id, state);
   }
 }

@@ -5,7 +5,7 @@ import { semPendenciaDeLote, type CobVRow } from '@pix/read-models';
 import type { Pool } from 'pg';
 import { firstThenFresh, pendenciaLote } from '../../lotecobv/pendencia-lote';
 import { LOCATION_IDS, READ_DB } from '../../infrastructure/tokens';
-import { confirmClaim, withClaimedLocation } from '../../loc/claimed-location';
+import { confirmClaim, releasingUnusedClaim, withClaimedLocation } from '../../loc/claimed-location';
 import { LocWriter } from '../../loc/loc-writer';
 import { referencedLocation } from '../../loc/referenced-location';
 import type { LocationIds } from '../../shared/ports';
@@ -38,7 +38,7 @@ export class PutCobVHandler implements ICommandHandler<PutCobVCommand, CobVRow> 
     // its own, so that path reads first.
     const assumeNew = locId === undefined ? { conditions: [semPendenciaDeLote(recebedor.id, txid)] } : undefined;
     const pendencia = assumeNew ? () => pendenciaLote(this.db, recebedor.id, txid) : firstThenFresh(() => pendenciaLote(this.db, recebedor.id, txid));
-    const { state } = await this.writer.execute(
+    const run = () => this.writer.execute(
       recebedor.id,
       txid,
       async (current, now, { assumedNew }) => {
@@ -57,6 +57,8 @@ export class PutCobVHandler implements ICommandHandler<PutCobVCommand, CobVRow> 
       },
       { assumeNew },
     );
-    return locId === undefined ? state : confirmClaim(this.locs, recebedor.id, state);
+    if (locId === undefined) return (await run()).state;
+    const { state } = await releasingUnusedClaim(this.locs, recebedor.id, txid, locId, run);
+    return confirmClaim(this.locs, recebedor.id, state);
   }
 }

@@ -79,7 +79,8 @@ export async function decideSolicitacao(deps: ProcessorDeps, recebedor: Recebedo
   );
   // A request that named a location re-reads it after the charge's append, as PUT does (ADR 12);
   // done again after a crash too, so a re-run heals what a crash left.
-  if ((item.corpo.loc as { id?: unknown } | undefined)?.id !== undefined) await deps.locations.confirm(item.recebedorId, state);
+  const locId = (item.corpo.loc as { id?: unknown } | undefined)?.id;
+  if (typeof locId === 'number') await deps.locations.confirm(item.recebedorId, item.txid, locId, state);
   const decisao: DecisaoSolicitacaoLote = { id: item.loteCobVId, rodada: item.rodada, txid: item.txid, em: deps.clock.now().toISOString(), ...outcome };
   return { eventId: deterministicId(`${key}:decisao`), decisao };
 }

@@ -10,8 +10,12 @@ export interface ItemLocations {
   claim(recebedorId: string, id: number, txid: string): Promise<PayloadLocation>;
   /** What `loc.id` names when the request cannot use it (`usable`: the charge's own). */
   referenced(recebedorId: string, id: number, usable: number | undefined): Promise<LocationReferenciada | undefined>;
-  /** After the charge's append: lets the location go if a DELETE freed it meanwhile (ADR 12, `confirmClaim`). */
-  confirm(recebedorId: string, charge: CobVState): Promise<void>;
+  /**
+   * After a request that named location `locId`, decided either way: the charge lets it go if a
+   * DELETE freed it meanwhile (ADR 12, `confirmClaim`), and a claim the charge does not hold (an
+   * attempt that claimed, then lost its append and was denied) is let go (`releaseUnheld`).
+   */
+  confirm(recebedorId: string, txid: string, locId: number, charge: CobVState): Promise<void>;
 }
 
 /**

@@ -57,8 +57,9 @@ export class LoteCobVProcessor implements OnApplicationBootstrap, OnApplicationS
         read: (recebedorId, id) => locs.read(recebedorId, id),
         claim: (recebedorId, id, txid) => locs.claim(recebedorId, id, txid),
         referenced: (recebedorId, id, usable) => referencedLocation(db, recebedorId, id, usable),
-        confirm: async (recebedorId, charge) => {
+        confirm: async (recebedorId, txid, locId, charge) => {
           if (charge.exists) await confirmClaim(locs, recebedorId, charge);
+          if (!charge.exists || charge.loc?.id !== locId) await locs.releaseUnheld(recebedorId, locId, txid);
         },
       },
     };
