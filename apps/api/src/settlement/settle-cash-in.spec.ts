@@ -32,6 +32,19 @@ describe('settlement of a batch', () => {
     }
   });
 
+  it('records a repeated endToEndId after its first copy, even when the copies name different charges', async () => {
+    const done: string[] = [];
+    const settle = settleWith(async (m) => {
+      // The first copy's charge has more Pix ahead of it: a lane of its own would start later.
+      await tick();
+      done.push(`${m.endToEndId.slice(-2)}:${m.txid}`);
+    });
+    const first = { ...pix(99, 'chargeA') };
+    const second = { ...pix(99, 'chargeB') };
+    await settle.handleBatch([pix(1, 'chargeA'), pix(2, 'chargeA'), first, second, pix(3, 'chargeB')]);
+    expect(done.indexOf('99:chargeA')).toBeLessThan(done.indexOf('99:chargeB'));
+  });
+
   it('fails the batch after every started lane has finished, so a retry never overlaps it', async () => {
     let running = 0;
     const settle = settleWith(async (m) => {

@@ -35,17 +35,23 @@ export class SettleCashIn implements OnModuleDestroy {
   /**
    * A batch from the transport: cash-ins of different charges (by txid; those without one each on
    * their own) settle concurrently, at most SETTLEMENT_LANES at a time; those of one charge one
-   * after another in the batch's order. Every lane runs to its end or its first failure before a
-   * failure is reported, so a retry of the whole batch never overlaps this attempt; what was done
-   * is done again as nothing (idempotent by endToEndId).
+   * after another in the batch's order. A copy of an endToEndId seen earlier in the batch joins
+   * that copy's queue, whatever its txid, so the first copy is recorded first, as the notifier
+   * keeps it (ADR 7; until 2026-11-27 a second copy naming another charge could start on another
+   * lane and win: the charge it settled was never notified). Every lane runs to its end or its
+   * first failure before a failure is reported, so a retry of the whole batch never overlaps this
+   * attempt; what was done is done again as nothing (idempotent by endToEndId).
    */
   async handleBatch(batch: PixRecebidoMessage[], traces: readonly (CashInTrace | undefined)[] = []): Promise<void> {
-    const byCharge = new Map<string, [PixRecebidoMessage, string | undefined][]>();
+    type Queue = [PixRecebidoMessage, string | undefined][];
+    const byCharge = new Map<string, Queue>();
+    const byEndToEndId = new Map<string, Queue>();
     batch.forEach((m, i) => {
       const charge = m.txid ? `txid ${m.txid}` : `e2e ${m.endToEndId}`;
-      const queue = byCharge.get(charge);
-      if (queue) queue.push([m, traces[i]?.correlationId]);
-      else byCharge.set(charge, [[m, traces[i]?.correlationId]]);
+      let queue = byEndToEndId.get(m.endToEndId) ?? byCharge.get(charge);
+      if (!queue) byCharge.set(charge, (queue = []));
+      queue.push([m, traces[i]?.correlationId]);
+      byEndToEndId.set(m.endToEndId, queue);
     });
     const queues = [...byCharge.values()];
     let next = 0;

@@ -10,6 +10,13 @@ describe('cash-in message', () => {
   it('accepts a valid message with optional payer and components', () => {
     expect(parse(JSON.stringify({ ...valid, infoPagador: 'oi', pagador: { cpf: '12345678909', nome: 'Ana' }, componentesValor: { original: { valor: '10.00' } } })).value).toBeDefined();
   });
+  it('counts infoPagador and the payer name in characters, as the contract does, not in UTF-16 units', () => {
+    const emoji = (n: number) => '\u{1F600}'.repeat(n);
+    expect(parse(JSON.stringify({ ...valid, infoPagador: emoji(140) })).value?.infoPagador).toBe(emoji(140));
+    expect(parse(JSON.stringify({ ...valid, infoPagador: emoji(141) })).error).toMatch(/infoPagador/);
+    expect(parse(JSON.stringify({ ...valid, pagador: { cpf: '12345678909', nome: emoji(200) } })).value).toBeDefined();
+    expect(parse(JSON.stringify({ ...valid, pagador: { cpf: '12345678909', nome: emoji(201) } })).error).toMatch(/pagador/);
+  });
   it.each<[string, unknown]>([
     ['not JSON', '{'],
     ['an array', '[]'],

@@ -59,13 +59,13 @@ export function parsePixRecebidoMessage(raw: Buffer | string | null | undefined,
   if (m.versao !== 1) return { error: 'versao must be 1' };
   if (typeof m.endToEndId !== 'string' || !E2E_ID.test(m.endToEndId)) return { error: 'endToEndId must be 32 letters and digits' };
   if (m.txid !== undefined && (typeof m.txid !== 'string' || !TXID.test(m.txid))) return { error: 'txid must be 1 to 35 letters and digits' };
-  if (typeof m.chave !== 'string' || m.chave.length === 0 || m.chave.length > 77) return { error: 'chave must be a Pix key (1 to 77 characters)' };
+  if (typeof m.chave !== 'string' || m.chave.length === 0 || characters(m.chave) > 77) return { error: 'chave must be a Pix key (1 to 77 characters)' };
   if (typeof m.valor !== 'string' || !MONEY.test(m.valor) || Number(m.valor) === 0) return { error: 'valor must be a non-zero amount like "123.45"' };
   const horario = typeof m.horario === 'string' ? storableInstant(m.horario) : null;
   if (!horario) return { error: 'horario must be an RFC 3339 timestamp of a real date, years 0001 to 9999, offset at most 15:59' };
   const futureError = horarioAfterPublication(horario, publishedAt);
   if (futureError) return { error: futureError };
-  if (m.infoPagador !== undefined && (typeof m.infoPagador !== 'string' || m.infoPagador.length > 140)) return { error: 'infoPagador must be text of at most 140 characters' };
+  if (m.infoPagador !== undefined && (typeof m.infoPagador !== 'string' || characters(m.infoPagador) > 140)) return { error: 'infoPagador must be text of at most 140 characters' };
   for (const [name, text] of [['chave', m.chave], ['infoPagador', m.infoPagador], ['pagador.nome', (m.pagador as { nome?: unknown } | undefined)?.nome]] as const)
     if (typeof text === 'string' && hasUnstorableText(text)) return { error: `${name} holds U+0000 or a lone UTF-16 surrogate, which cannot be stored` };
   if (m.pagador !== undefined && !isPagador(m.pagador)) return { error: 'pagador must be {cpf|cnpj, nome}' };
@@ -74,6 +74,20 @@ export function parsePixRecebidoMessage(raw: Buffer | string | null | undefined,
   // (`toISOString`), so settlement's record and the notifier's webhook body agree byte for byte
   // whatever offset or fraction the PSP core sent.
   return { value: { ...m, horario: horario.toISOString() } as unknown as PixRecebidoMessage };
+}
+
+/**
+ * A text's length as the contract's `maxLength` counts it (JSON Schema: characters, that is code
+ * points), not in UTF-16 units: 71 emoji are 71 characters (2026-11-27, an audit: such a Pix was
+ * dead-lettered, its charge left payable and the receiver never told).
+ */
+function characters(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++, n++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+  }
+  return n;
 }
 
 function horarioAfterPublication(horario: Date, publishedAt: Date): string | undefined {
@@ -100,7 +114,7 @@ function isPagador(p: unknown): boolean {
     Object.keys(rest).length === 0 &&
     (cpf === undefined || (typeof cpf === 'string' && /^\d{11}$/.test(cpf))) &&
     (cnpj === undefined || (typeof cnpj === 'string' && /^[0-9A-Z]{14}$/.test(cnpj))) &&
-    (nome === undefined || (typeof nome === 'string' && nome.length <= 200))
+    (nome === undefined || (typeof nome === 'string' && characters(nome) <= 200))
   );
 }
 

@@ -66,4 +66,12 @@ describe('cobv decider: removal by the PSP (REMOVIDA_PELO_PSP)', () => {
     const after = { ...before, endToEndId: 'E12345678202611230931abcdefghijk', horario: later.toISOString() };
     spec.given(byReceiver).when({ type: 'RegistrarPagamentoCobV', txid, pix: after, now: later }).then([]);
   });
+
+  it('a Pix dated before the charge existed (beyond the clocks’ skew) leaves a removed charge removed; within the skew it concludes it', () => {
+    const byReceiver = [...created, ...spec.given(created).when({ type: 'RevisarCobV', txid, input: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }, now: later, recebedor }).then(() => undefined)];
+    const at = (ms: number, n: number) => ({ endToEndId: `E1234567820261122150${n}abcdefghijk`, txid, chave: KEY, valor: '10.00', horario: new Date(now.getTime() + ms).toISOString() });
+    spec.given(byReceiver).when({ type: 'RegistrarPagamentoCobV', txid, pix: at(-60 * 60_000, 1), now: later }).then([]);
+    spec.given(byReceiver).when({ type: 'RegistrarPagamentoCobV', txid, pix: { ...at(0, 2), horario: '0001-01-01T00:00:00.000Z' }, now: later }).then([]);
+    spec.given(byReceiver).when({ type: 'RegistrarPagamentoCobV', txid, pix: at(-60_000, 3), now: later }).then((e) => expect(e.map((x) => x.type)).toEqual(['CobVConcluida']));
+  });
 });

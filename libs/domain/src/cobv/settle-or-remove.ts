@@ -5,6 +5,12 @@ import type { CobVState } from './state';
 // The PSP's own decisions on a charge (not the receiver's PUT/PATCH): a cash-in, a removal.
 
 /**
+ * How far the PSP core's clock (it sets a Pix's `horario`) may be from ours: the cash-in message's
+ * own tolerance (HORARIO_CLOCK_SKEW_MS in the contracts), kept here for the domain's own rules.
+ */
+export const PSP_CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
  * A cash-in for an ATIVA charge concludes it. The same Pix again (a redelivered message) changes
  * nothing; a Pix for a charge that is missing, already concluded, or removed before the Pix was
  * paid leaves the charge as it is (the Pix itself is kept in its own stream).
@@ -23,7 +29,10 @@ export function settle(command: Extract<CobVCommand, { type: 'RegistrarPagamento
  */
 function paidBeforeRemoval(state: Extract<CobVState, { exists: true }>, pix: { horario: string }): boolean {
   const removed = state.status === 'REMOVIDA_PELO_USUARIO_RECEBEDOR' || state.status === 'REMOVIDA_PELO_PSP';
-  return removed && state.removidaEm !== undefined && Date.parse(pix.horario) < Date.parse(state.removidaEm);
+  const paidAt = Date.parse(pix.horario);
+  // While ATIVA: not before the charge existed (a Pix dated before its creation, beyond the clocks'
+  // skew, paid something else; 2026-11-27, an audit: one dated 0001-01-01 concluded a removed charge).
+  return removed && state.removidaEm !== undefined && paidAt < Date.parse(state.removidaEm) && paidAt >= Date.parse(state.criacao) - PSP_CLOCK_SKEW_MS;
 }
 
 /**
