@@ -193,4 +193,26 @@ describe('read-your-writes', () => {
       expect(removidas.cobs.map((c: any) => c.txid)).toContain(txid);
     }
   });
+
+  it('a page and its total come from one snapshot, while charges are being created', async () => {
+    // Audit, 2026-11-27: count and page were two statements, and 34 of 279 lists under concurrent
+    // PUTs carried more charges than their quantidadeTotalDeItens said.
+    const window = `inicio=${new Date().toISOString()}&fim=2100-01-01T00:00:00Z&paginacao.itensPorPagina=1000`;
+    let writing = true;
+    const writer = (async () => {
+      for (let k = 0; k < 40; k++) await Promise.all(Array.from({ length: 4 }, () => api.request('PUT', `/cobv/${newTxid('snap')}`, validCobV())));
+      writing = false;
+    })();
+    const inconsistent: string[] = [];
+    let lists = 0;
+    while (writing) {
+      const { body } = await api.request('GET', `/cobv?${window}`);
+      lists++;
+      const { quantidadeTotalDeItens: total } = body.parametros.paginacao;
+      if (body.cobs.length !== total) inconsistent.push(`${body.cobs.length} listed, total ${total}`);
+    }
+    await writer;
+    expect(lists).toBeGreaterThan(5);
+    expect(inconsistent).toEqual([]);
+  });
 });

@@ -1,3 +1,4 @@
+import { pageWithTotal } from '../page-with-total';
 import type { Pool } from 'pg';
 import { tenantKey } from '@pix/domain';
 import { cobvExisteParaLeitores } from '../lotecobv/lotecobv-queries';
@@ -59,13 +60,8 @@ export async function listCobV(db: Db, recebedorId: string, f: CobVListFilter): 
   if (f.cnpj) add('devedor_cnpj =', f.cnpj);
   if (f.status) add('status =', f.status);
   if (f.loteCobVId !== undefined) add('lote_cobv_id =', f.loteCobVId);
-  const sqlWhere = where.join(' AND ');
-  const total = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} c WHERE ${sqlWhere}`, params);
-  const page = await db.query<{ doc: CobVRow }>(
-    `SELECT doc FROM ${table} c WHERE ${sqlWhere} ORDER BY criacao, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, f.itensPorPagina, f.paginaAtual * f.itensPorPagina],
-  );
-  return { rows: page.rows.map((r) => r.doc), total: Number(total.rows[0].n) };
+  const { rows, total } = await pageWithTotal<{ doc: CobVRow }>(db, { from: `${table} c`, where: where.join(' AND '), params, columns: 'doc', orderBy: ['criacao', 'id'], itensPorPagina: f.itensPorPagina, paginaAtual: f.paginaAtual });
+  return { rows: rows.map((r) => r.doc), total };
 }
 
 /**

@@ -36,3 +36,18 @@ describe('rm_loc and rm_cobv after PATCH gives an unlinked charge a location', (
     });
   });
 });
+
+describe('rm_loc: a POST /loc location serves whom its own stream says', () => {
+  it('a late CobVCriada of a charge whose claim a DELETE undid names nobody; the holder stays', () => {
+    // D claims 42, a DELETE frees it, B claims and links it; then D's charge lands on 42 and lets it go.
+    const [D, B] = ['projectionlate00000000000000D', 'projectionlate00000000000000B'];
+    const onLoc = { ...explicit };
+    const events = [
+      ...recorded([{ type: 'LocationCriada', data: { id: 42, tipoCob: 'cobv', location: explicit.location, criacao: em, recebedorId: 'local' } }], locStreamId('local', 42)),
+      ...recorded([{ type: 'LocationVinculada', data: { txid: D, em } }, { type: 'LocationDesvinculada', data: { txid: D, em } }, { type: 'LocationVinculada', data: { txid: B, em } }], locStreamId('local', 42)),
+      ...recorded([{ type: 'CobVLocationVinculada', data: { txid: B, em, loc: onLoc } }], cobvStreamId('local', B)),
+      ...recorded([{ type: 'CobVCriada', data: { ...charge[0].data, txid: D, loc: onLoc } }, { type: 'CobVLocationDesvinculada', data: { txid: D, em, locId: 42 } }], cobvStreamId('local', D)),
+    ];
+    projectionSpec(locProjection).given(events).then('local/42', (row) => expect(row).toMatchObject({ id: 42, txid: B, explicita: true }));
+  });
+});

@@ -25,6 +25,10 @@ const unlinked = (row: LocRow | null, txid: string): LocRow | null => {
  * Every location of a receiver: those made by `POST /loc` (stream `loc-{rid}/{id}`) and the
  * implicit one each charge created without `loc.id` gets (its `CobVCriada`). Row id `{rid}/{id}`.
  * A charge's `CobVLocationVinculada` (linked by PATCH) names its location too, as `CobVCriada` does.
+ * Whom a `POST /loc` location serves is its own stream's word (`LocationVinculada`, appended before
+ * the charge's event): a charge's late `CobVCriada` on it, after a DELETE freed it and another
+ * charge took it, names nobody (2026-11-27, an audit: it named the late charge, whose own unlink
+ * then left the row naming no one while the other charge held the location).
  */
 export const locProjection: Projection<LocRow, Event> = {
   name: 'loc',
@@ -53,10 +57,10 @@ export const locProjection: Projection<LocRow, Event> = {
       case 'CobVLocationDesvinculada':
         return unlinked(row, e.data.txid);
       case 'CobVLocationVinculada':
-        // Always a POST /loc location, whose row its LocationVinculada already names this txid.
-        return row && { ...row, txid: e.data.txid };
+        // Always a POST /loc location: its LocationVinculada named the txid, or a later one another.
+        return row;
       case 'CobVCriada': {
-        if (row) return { ...row, txid: e.data.txid };
+        if (row) return row.explicita ? row : { ...row, txid: e.data.txid };
         const { id, location, criacao } = e.data.loc;
         return { id, tipoCob: 'cobv', location, criacao, recebedorId: splitTenantKey(key).recebedorId, txid: e.data.txid, explicita: false };
       }

@@ -1,3 +1,4 @@
+import { pageWithTotal } from '../page-with-total';
 import type { Pool } from 'pg';
 import { payloadLocation, tenantKey } from '@pix/domain';
 import type { PayloadLocationCompletaWire } from '@pix/contracts';
@@ -61,13 +62,9 @@ export async function listLoc(db: Db, recebedorId: string, f: LocListFilter): Pr
     params.push(f.tipoCob);
     where.push(`tipo_cob = $${params.length}`);
   }
-  const sqlWhere = where.join(' AND ');
-  const total = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} l WHERE ${sqlWhere}`, params);
-  const page = await db.query<{ doc: LocRow; visivel: boolean }>(
-    `SELECT doc, ${txidVisivel('l')} AS visivel FROM ${table} l WHERE ${sqlWhere} ORDER BY criacao, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, f.itensPorPagina, f.paginaAtual * f.itensPorPagina],
-  );
-  return { rows: page.rows.map(forReaders), total: Number(total.rows[0].n) };
+  const columns = `doc, ${txidVisivel('l')} AS visivel`;
+  const { rows, total } = await pageWithTotal<{ doc: LocRow; visivel: boolean }>(db, { from: `${table} l`, where: where.join(' AND '), params, columns, orderBy: ['criacao', 'id'], itensPorPagina: f.itensPorPagina, paginaAtual: f.paginaAtual });
+  return { rows: rows.map(forReaders), total };
 }
 
 /** The official `PayloadLocationCompleta` (scheme-less location, as the BR Code carries it). */

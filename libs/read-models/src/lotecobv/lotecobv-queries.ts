@@ -1,3 +1,4 @@
+import { pageWithTotal } from '../page-with-total';
 import type { Pool } from 'pg';
 import { tenantKey } from '@pix/domain';
 import type { AppendCondition } from '@pix/event-store';
@@ -28,14 +29,9 @@ export async function listLotesCobV(
 ): Promise<{ lotes: LoteCobVComItens[]; total: number }> {
   const where = 'recebedor_id = $1 AND criacao >= $2 AND criacao <= $3';
   const params = [recebedorId, f.inicio, f.fim];
-  const total = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${lotes} WHERE ${where}`, params);
-  const page = await db.query<{ id: string; doc: LoteCobVRow }>(`SELECT id, doc FROM ${lotes} WHERE ${where} ORDER BY criacao, id LIMIT $4 OFFSET $5`, [
-    ...params,
-    f.itensPorPagina,
-    f.paginaAtual * f.itensPorPagina,
-  ]);
-  const byLote = await itemsOf(db, recebedorId, page.rows.map((r) => r.id));
-  return { lotes: page.rows.map((r) => ({ lote: r.doc, itens: byLote.get(r.id) ?? [] })), total: Number(total.rows[0].n) };
+  const { rows, total } = await pageWithTotal<{ id: string; doc: LoteCobVRow }>(db, { from: lotes, where, params, columns: 'id, doc', orderBy: ['criacao', 'id'], itensPorPagina: f.itensPorPagina, paginaAtual: f.paginaAtual });
+  const byLote = await itemsOf(db, recebedorId, rows.map((r) => r.id));
+  return { lotes: rows.map((r) => ({ lote: r.doc, itens: byLote.get(r.id) ?? [] })), total };
 }
 
 /** Requests by batch tenant key, in request order. */

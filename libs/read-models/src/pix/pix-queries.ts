@@ -1,3 +1,4 @@
+import { pageWithTotal } from '../page-with-total';
 import type { Pool } from 'pg';
 import type { PixRecebido } from '@pix/domain';
 import { pixProjection, type PixRow } from './pix-projection';
@@ -37,11 +38,6 @@ export async function listPix(db: Pick<Pool, 'query'>, recebedorId: string, f: P
   if (f.txIdPresente === false) where.push('txid IS NULL');
   if (f.cpf) add('pagador_cpf =', f.cpf);
   if (f.cnpj) add('pagador_cnpj =', f.cnpj);
-  const sqlWhere = where.join(' AND ');
-  const total = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${sqlWhere}`, params);
-  const page = await db.query<{ doc: PixRow }>(
-    `SELECT doc FROM ${table} WHERE ${sqlWhere} ORDER BY horario, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, f.itensPorPagina, f.paginaAtual * f.itensPorPagina],
-  );
-  return { rows: page.rows.map((r) => r.doc.pix), total: Number(total.rows[0].n) };
+  const { rows, total } = await pageWithTotal<{ doc: PixRow }>(db, { from: table, where: where.join(' AND '), params, columns: 'doc', orderBy: ['horario', 'id'], itensPorPagina: f.itensPorPagina, paginaAtual: f.paginaAtual });
+  return { rows: rows.map((r) => r.doc.pix), total };
 }

@@ -1,3 +1,4 @@
+import { pageWithTotal } from '../page-with-total';
 import type { Pool } from 'pg';
 import { webhookDecider, type WebhookEvent, type WebhookState } from '@pix/domain';
 import type { Projection } from '../projection';
@@ -34,11 +35,6 @@ export async function listWebhooks(
 ): Promise<{ rows: WebhookRow[]; total: number }> {
   const where = ['recebedor_id = $1', '($2::timestamptz IS NULL OR criacao >= $2)', '($3::timestamptz IS NULL OR criacao <= $3)'].join(' AND ');
   const params = [recebedorId, f.inicio ?? null, f.fim ?? null];
-  const total = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${webhookProjection.table} WHERE ${where}`, params);
-  const page = await db.query<{ doc: WebhookRow }>(`SELECT doc FROM ${webhookProjection.table} WHERE ${where} ORDER BY criacao, id LIMIT $4 OFFSET $5`, [
-    ...params,
-    f.itensPorPagina,
-    f.paginaAtual * f.itensPorPagina,
-  ]);
-  return { rows: page.rows.map((r) => r.doc), total: Number(total.rows[0].n) };
+  const { rows, total } = await pageWithTotal<{ doc: WebhookRow }>(db, { from: webhookProjection.table, where, params, columns: 'doc', orderBy: ['criacao', 'id'], itensPorPagina: f.itensPorPagina, paginaAtual: f.paginaAtual });
+  return { rows: rows.map((r) => r.doc), total };
 }
