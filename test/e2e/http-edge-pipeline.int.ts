@@ -99,4 +99,34 @@ describe('a pipelined request waits for the answers before it on its connection'
     expect(JSON.parse(exchange.answers[1].text).txid).toBe(txid);
     expect(JSON.parse(exchange.answers[2].text)).toMatchObject({ status });
   });
+
+  it('stops reading a connection whose pipelined requests pile up unanswered, and serves them all once it reads', async () => {
+    // Audit, 2026-11-27: 200,000 pipelined requests from a client that never read took the heap
+    // from 43 to 510 MB, and ten such clients took the API down for minutes.
+    const live = Buffer.from('GET /health/live HTTP/1.1\r\nHost: api.localhost\r\n\r\n');
+    const server = api.app.getHttpServer() as import('node:http').Server;
+    const accepted: import('node:net').Socket[] = [];
+    const onConnection = (s: import('node:net').Socket) => accepted.push(s);
+    server.on('connection', onConnection);
+    const { hostname, port } = new URL(api.baseUrl);
+    const flood = connect({ host: hostname, port: Number(port) });
+    flood.on('error', () => undefined);
+    try {
+      await new Promise((resolve) => flood.once('connect', resolve));
+      flood.pause(); // never reads: the answers back up
+      flood.write(Buffer.concat(Array.from({ length: 100_000 }, () => live))); // 4.7 MB
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const taken = accepted.reduce((n, s) => n + s.bytesRead, 0);
+      // Without the bound the server had read all 4.7 MB (100,000 requests parsed and held).
+      expect(taken).toBeLessThan(1_500_000);
+    } finally {
+      flood.destroy();
+      server.off('connection', onConnection);
+    }
+    // Pausing and resuming many times over loses nothing: 5,000 in one write, every answer in order.
+    const exchange = await pipelined(api, Buffer.concat(Array.from({ length: 5_000 }, () => live)), 5_000, 30_000);
+    expect(exchange.answers.length).toBe(5_000);
+    expect(exchange.answers.every((a) => a.status === 200)).toBe(true);
+    expect(exchange.closed).toBe(false);
+  });
 });

@@ -3,7 +3,7 @@ import { Logger, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppLogger, correlationIdOf, installAccessLog, Metrics } from '@pix/observability';
-import { installHttpEdge, installStrictInput, withHttpEdge } from '@pix/http-edge';
+import { installHttpEdge, installStrictInput, SERVER_DEADLINES, withHttpEdge } from '@pix/http-edge';
 import { AppModule } from './app.module';
 import { authContextOf } from './auth/auth-context';
 import { endpointProblem } from './http/endpoint-problems';
@@ -30,9 +30,6 @@ export const apiLogger = (config: AppConfig) =>
   new AppLogger({ format: config.logFormat, level: config.logLevel, base: { service: 'pix-api' }, omitContexts: ['RoutesResolver'] });
 
 /** Builds the API on Fastify; the caller decides where it listens. */
-/** Longest a client may take to send a whole request. */
-const REQUEST_TIMEOUT_MS = 30_000;
-const DEADLINES = { headersTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 5_000 };
 
 export async function createApiApp(options: InfrastructureOptions): Promise<NestFastifyApplication> {
   const { config } = options;
@@ -41,16 +38,13 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
   options = { ...options, config: { ...config, delivery: { ...config.delivery, onAttempt: metrics.observeDelivery } } };
   // withHttpEdge: one trailing slash ignored, parser errors and closing answered as problems.
   const adapter = new FastifyAdapter(withHttpEdge({
-    // TLS (and mTLS when a client CA is configured) is served here, not only at a proxy. A stalled
-    // body was cut after 60-65 s, not REQUEST_TIMEOUT_MS: Node's headersTimeout (fixed at 60 s when
-    // the server is made, before Fastify sets requestTimeout) and its deadline check every 30 s.
-    ...(config.tls ? { https: { ...httpsOptions(config.tls, hostnameOf(config.locationHost)), ...DEADLINES } } : { http: DEADLINES }),
+    // TLS (and mTLS when a client CA is configured) is served here, not only at a proxy; plain
+    // HTTP gets withHttpEdge's deadlines, HTTPS the same ones here.
+    ...(config.tls ? { https: { ...httpsOptions(config.tls, hostnameOf(config.locationHost)), ...SERVER_DEADLINES } } : {}),
     bodyLimit: config.maxBodyBytes,
     trustProxy: false,
     // Long path parameters reach our validation (and its problem) instead of the router's 414.
     routerOptions: { maxParamLength: 1000 },
-    // A client that trickles its request is cut off instead of holding a socket for ever.
-    requestTimeout: REQUEST_TIMEOUT_MS,
     // A URL the router cannot decode still gets a problem body, never Fastify's own JSON.
     frameworkErrors: (error: Error, request: any, reply: any) => sendProblem(Object.assign(error, { statusCode: 400 }), request, reply, new Logger('HTTP')),
   }));

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { correlationIdOf } from '@pix/observability';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { problemForStatus, replyWithProblem } from './edge-problem';
@@ -41,7 +42,18 @@ export function installClosingRefusal(fastify: FastifyInstance): void {
     replyWithProblem(reply, problem, { close: true, headers: { 'retry-after': '1' } });
   });
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    if (draining.has(fastify.server) && !hasPipelinedRequests(request.raw.socket)) void reply.header('connection', 'close');
+    // An answer sent before the request's body was read whole (a 415 for its encoding, a 429, any
+    // refusal in onRequest) also closes: the rest of the body is drained and dropped (Node's
+    // destroySoon is a lingering close here, installServerEdge), where Node's request time-out
+    // answered a second time, a 408 after the 429, on a connection left open (an audit, 2026-11-27).
+    if ((draining.has(fastify.server) && !hasPipelinedRequests(request.raw.socket)) || bodyUnread(request.raw)) void reply.header('connection', 'close');
     done(null, payload);
   });
+}
+
+/** A body was announced and not all of it has arrived (a request without one is complete, if not yet marked so). */
+function bodyUnread(request: IncomingMessage): boolean {
+  if (request.complete) return false;
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

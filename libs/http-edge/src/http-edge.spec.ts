@@ -35,6 +35,8 @@ describe('http-edge on a bare Fastify', () => {
     installHttpEdge(fastify);
     fastify.get('/slow', () => new Promise((r) => (release = () => r({ ok: true }))));
     fastify.get('/fast', async () => ({ ok: true }));
+    // Answered before its body is read (as a 415 for Content-Encoding or a 429 of the rate limit are).
+    fastify.post('/early', { onRequest: async (_request, reply) => reply.code(429).send({ refused: true }) }, async () => ({ ok: true }));
     await fastify.listen({ port: 0, host: '127.0.0.1' });
     port = (fastify.server.address() as { port: number }).port;
   });
@@ -49,6 +51,13 @@ describe('http-edge on a bare Fastify', () => {
     expect(text).toMatch(/\r\nConnection: close\r\n/);
     expect(text).toMatch(/\r\nContent-Type: application\/problem\+json/);
     expect(problemOf(text)).toEqual({ type: 'https://pix.bcb.gov.br/api/v2/error/RequisicaoInvalida', title: 'Requisição Inválida', status: 408, detail: expect.any(String), correlationId: expect.any(String) });
+  });
+
+  it('closes the connection after an answer sent before the body was read: no second answer (408) when the rest never comes', async () => {
+    const text = await exchange(port, [{ afterMs: 0, bytes: 'POST /early HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":' }], 1500);
+    expect(text.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    expect(text).toMatch(/^HTTP\/1\.1 429 /);
+    expect(text).toMatch(/\r\nconnection: close\r\n/i);
   });
 
   it('answers once per connection however many bad bytes follow', async () => {
@@ -115,5 +124,14 @@ describe('problemForStatus', () => {
     expect(problemForStatus(401, 'c', 'sem token')).toEqual({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'sem token', correlationId: 'c' });
     expect(problemForStatus(503, 'c').type).toMatch(/ServicoIndisponivel$/);
     expect(problemForStatus(502, 'c', 'segredo')).toEqual(expect.objectContaining({ status: 500, detail: expect.not.stringContaining('segredo') }));
+  });
+});
+
+describe('withHttpEdge deadlines', () => {
+  it('gives every server a deadline for the whole request unless it sets its own (the notifier had none)', () => {
+    expect(withHttpEdge({})).toMatchObject({ requestTimeout: 30_000, http: { headersTimeout: 30_000, connectionsCheckingInterval: 5_000 } });
+    expect(withHttpEdge({ requestTimeout: 5_000 }).requestTimeout).toBe(5_000);
+    // An HTTPS server passes the deadlines in its own options; no `http` is added beside them.
+    expect(withHttpEdge({ https: { headersTimeout: 30_000 } })).not.toHaveProperty('http');
   });
 });

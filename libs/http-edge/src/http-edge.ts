@@ -8,6 +8,14 @@ import { installSentUrl, rewriteUndecodable } from './undecodable-url';
 
 type FrameworkErrors = (error: Error, request: FastifyRequest, reply: FastifyReply) => void;
 
+/** Longest a client may take to send a whole request, headers and body. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * Node's own deadlines, which only the server's constructor takes: headersTimeout is otherwise
+ * 60 s, checked every 30 s, so a stalled request held its socket 60-65 s, not REQUEST_TIMEOUT_MS.
+ */
+export const SERVER_DEADLINES = { headersTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 5_000 };
+
 /** A URL the router cannot decode (FST_ERR_BAD_URL) is the client's error, told as a problem. */
 const frameworkErrors: FrameworkErrors = (error, request, reply) => {
   const status = (error as { statusCode?: number }).statusCode ?? 400;
@@ -20,10 +28,15 @@ const frameworkErrors: FrameworkErrors = (error, request, reply) => {
  * problems, and the app's own `frameworkErrors`, if given, are kept. Fastify's bare 503 while
  * closing is replaced by installHttpEdge's. Percent-encoded bytes that are not UTF-8 reach their
  * route as a NUL (rewriteUndecodable), which installStrictInput refuses with the endpoint's problem.
+ * A client that trickles its request is cut off after REQUEST_TIMEOUT_MS (Fastify's default is
+ * none: the notifier held 200 unauthenticated slow bodies for as long as their senders liked, an
+ * audit, 2026-11-27); an HTTPS server passes SERVER_DEADLINES in its own `https` options.
  */
 export function withHttpEdge<T extends object>(options: T): T & { clientErrorHandler: typeof answerClientError; return503OnClosing: false; frameworkErrors: FrameworkErrors; rewriteUrl: typeof rewriteUndecodable } {
-  const given = options as { routerOptions?: object; frameworkErrors?: FrameworkErrors };
+  const given = options as { routerOptions?: object; frameworkErrors?: FrameworkErrors; requestTimeout?: number; http?: object; https?: object };
   return {
+    ...(given.http || given.https ? {} : { http: SERVER_DEADLINES }),
+    requestTimeout: REQUEST_TIMEOUT_MS,
     ...options,
     frameworkErrors: given.frameworkErrors ?? frameworkErrors,
     routerOptions: { ...given.routerOptions, ignoreTrailingSlash: true },

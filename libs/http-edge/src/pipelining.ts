@@ -5,7 +5,19 @@ import { Logger } from '@nestjs/common';
 const logger = new Logger('HTTP');
 /** The requests of a connection parsed while an earlier response was still in flight, oldest first. */
 const waiting = Symbol('pipelined requests waiting for their turn');
-type Queued = Socket & { [waiting]?: IncomingMessage[] };
+/** Node's own flag for a socket it stopped reading (it then keeps the parser paused too). */
+type Queued = Socket & { [waiting]?: IncomingMessage[]; _paused?: boolean; parser?: { pause(): void; resume(): void } | null };
+
+/**
+ * Requests a connection may have waiting before it is no longer read. Node stops reading a
+ * connection whose queued answers pass the socket's high-water mark, but requests held here write
+ * nothing, so it never did: one client sending 200,000 pipelined requests without reading took
+ * the API's heap to 500 MB, ten of them to 3.7 GB and minutes without answers (an audit,
+ * 2026-11-27). What one read of the socket already holds is still parsed (a bounded overshoot).
+ */
+export const MAX_WAITING_PER_CONNECTION = 32;
+/** Reading starts again once this few wait. */
+const RESUME_BELOW = 8;
 
 /**
  * RFC 9112 §9.6 for pipelined requests: each is executed once the responses before it on its
@@ -53,11 +65,22 @@ function waitForTurn(server: Server, event: string, request: IncomingMessage, re
     });
   }
   queue.push(request);
+  if (queue.length >= MAX_WAITING_PER_CONNECTION && !socket._paused) {
+    socket._paused = true;
+    socket.pause();
+  }
   response.once('socket', () => {
     queue!.splice(queue!.indexOf(request), 1);
+    if (socket._paused && queue!.length < RESUME_BELOW && !socket.destroyed) {
+      socket._paused = false;
+      socket.parser?.resume();
+      socket.resume();
+    }
     // Once assignSocket has flushed what the response buffered; emitted again, so a connection
-    // ended meanwhile drops it.
-    process.nextTick(() => server.emit(event, request, response));
+    // ended meanwhile drops it. In the check phase, not as a microtask-like tick: a connection
+    // answering its queue one request after another must let other connections' I/O (and the
+    // database's answers) in between (one flooding address caused 503s for others: an audit).
+    setImmediate(() => server.emit(event, request, response));
   });
   return true;
 }

@@ -14,6 +14,9 @@ export function httpsOptions(tls: TlsConfig, locationHostname?: string): TlsOpti
     cert: readFileSync(tls.certFile),
     key: readFileSync(tls.keyFile),
     minVersion: 'TLSv1.2',
+    // A handshake not finished by then is dropped (Node's default is 120 s, four times the
+    // deadline of a whole HTTP request: an audit, 2026-11-27).
+    handshakeTimeout: 10_000,
     ...(tls.clientCaFile
       ? { ca: readFileSync(tls.clientCaFile), requestCert: true, rejectUnauthorized: true, ...(locationHostname ? { SNICallback: noCertificateFor(locationHostname) } : {}) }
       : {}),
