@@ -1,5 +1,6 @@
 import { CASH_IN_DEAD_LETTER_TOPIC, CASH_IN_TOPIC } from '@pix/contracts';
 import { Kafka, logLevel } from 'kafkajs';
+import { registerCompressionCodecs } from './compression-codecs';
 import { defaultKafkaLogs, type KafkaLogs } from './kafka-logs';
 
 /**
@@ -25,8 +26,13 @@ export const CONSUMER_TIMEOUTS = { sessionTimeout: 15_000, heartbeatInterval: 15
  */
 export const KAFKA_PUBLISH_RETRY = { retries: 5, initialRetryTime: 300, maxRetryTime: 2000 };
 
-/** `logs`: where kafkajs's lines go (the app's logger, see KafkaLogs); an app passes its own to silence them at stop. */
+/**
+ * `logs`: where kafkajs's lines go (the app's logger, see KafkaLogs); an app passes its own to silence them at stop.
+ * Every client reads snappy, lz4 and zstd batches too (compression-codecs.ts): a producer's
+ * `compression.type` must not stop our consumers.
+ */
 export function createKafka(brokers: string[], clientId: string, retry = KAFKA_RETRY, logs: KafkaLogs = defaultKafkaLogs): Kafka {
+  registerCompressionCodecs();
   return new Kafka({ clientId, brokers, logLevel: logLevel.ERROR, retry, logCreator: logs.logCreator });
 }
 
