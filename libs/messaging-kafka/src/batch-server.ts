@@ -6,7 +6,7 @@ import { KafkaBatchContext } from './batch-context';
 import { CONSUMER_TIMEOUTS } from './kafka-client';
 import { handleWithQuarantine } from './quarantine';
 import { retrying } from './retrying';
-import { deadLetterOf, validateBatch, type DeadLetter, type TopicContract } from './validated-batch';
+import { deadLetterOf, storeDeadLetters, validateBatch, type DeadLetter, type TopicContract } from './validated-batch';
 
 /**
  * At most one offset commit per this many ms per consumer (BackgroundCommits): a commit per
@@ -26,7 +26,8 @@ export interface KafkaBatchServerOptions {
   groupId: string;
   /** Every topic this server may consume, with its contract; it subscribes to those with a handler. */
   topics: Record<string, TopicContract>;
-  logger: { log(m: string): void; error(m: string): void };
+  /** `warn` (else `error`): a dead letter stored without its value, too large for the dead-letter topic. */
+  logger: { log(m: string): void; error(m: string): void; warn?(m: string): void };
   /** Run before each (re)join, e.g. creating the topics; a failure is retried with the join. */
   prepare?: () => Promise<void>;
   /** Most messages handed to one handler call (a fetched batch is cut in slices of this size). */
@@ -171,6 +172,8 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
     const max = this.options.maxBatch ?? 500;
     const deps = { logger: this.options.logger, stopped: () => this.stopping, heartbeat };
     const consumerName = this.groupId;
+    const { logger } = this.options;
+    const warn = (line: string) => (logger.warn ?? logger.error).call(logger, `${consumerName}: ${line}`);
     for (let i = 0; i < batch.messages.length && isRunning() && !isStale(); i += max) {
       const slice = batch.messages.slice(i, i + max);
       const offsets = { first: slice[0].offset, last: slice[slice.length - 1].offset };
@@ -178,7 +181,7 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
       const { valid, traces, sources, deadLetters: refused } = validateBatch(slice, { topic, partition, consumerName }, contract);
       // Offsets move only once the dead letters are stored: a broker outage is waited out.
       const store = (letters: DeadLetter[]) =>
-        retrying(() => deadLetters.send({ topic: contract.deadLetterTopic, acks: -1, messages: letters.map(({ key, value, headers }) => ({ key, value, headers })) }), `${where}: dead-lettering`, deps);
+        storeDeadLetters((messages) => deadLetters.send({ topic: contract.deadLetterTopic, acks: -1, messages }), letters, (send) => retrying(send, `${where}: dead-lettering`, deps), warn);
       if (refused.length > 0) {
         await store(refused);
         for (const r of refused) this.options.logger.error(`${consumerName}: message ${r.source} is invalid (${r.reason}); sent to ${contract.deadLetterTopic}`);

@@ -52,3 +52,12 @@ export function describe(error: unknown): string {
   if (typeof error === 'object' && error !== null && 'message' in error) return String((error as { message: unknown }).message);
   return String(error);
 }
+
+/** Whether kafkajs failed because the broker refused a record (batch) as too large; kafkajs does not retry that. */
+export function isTooLarge(error: unknown): boolean {
+  for (let e = error as { type?: string; message?: string; cause?: unknown; errors?: unknown[] } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.type === 'MESSAGE_TOO_LARGE' || e.type === 'RECORD_LIST_TOO_LARGE' || /larger than the max message size/.test(e.message ?? '')) return true;
+    if (Array.isArray(e.errors) && e.errors.some(isTooLarge)) return true;
+  }
+  return false;
+}

@@ -1,7 +1,7 @@
 import type { KafkaMessage } from 'kafkajs';
 import { CASH_IN_TOPIC } from '@pix/contracts';
 import { CASH_IN_CONTRACT } from './cash-in-contract';
-import { recordTimestamp, validateBatch } from './validated-batch';
+import { cappedReason, deadLetterOf, inSends, MAX_REASON_CHARS, recordTimestamp, validateBatch } from './validated-batch';
 
 const where = { topic: CASH_IN_TOPIC, partition: 0, consumerName: 'group-a' };
 const record = (horario: string, timestamp: string, offset = '7') =>
@@ -21,5 +21,24 @@ describe('validateBatch with the cash-in contract', () => {
     expect(recordTimestamp({ timestamp: '1764212400000' }).toISOString()).toBe('2025-11-27T03:00:00.000Z');
     expect(Number.isNaN(recordTimestamp({ timestamp: '-1' }).getTime())).toBe(true);
     expect(Number.isNaN(recordTimestamp({ timestamp: 'x' }).getTime())).toBe(true);
+  });
+});
+
+describe('dead letters', () => {
+  it('caps dlt-reason at 1,000 characters, ending with an ellipsis and the full length', () => {
+    const reason = `unknown field(s): ${Array.from({ length: 5000 }, (_, i) => `m${i}`).join(', ')}`;
+    const letter = deadLetterOf(record('2026-11-27T03:00:00Z', '0'), reason, where);
+    expect(letter.headers?.['dlt-reason']).toHaveLength(MAX_REASON_CHARS);
+    expect(letter.reason).toBe(letter.headers?.['dlt-reason']);
+    expect(letter.reason).toMatch(new RegExp(`^unknown field\\(s\\): m0, m1, .*… \\(${reason.length} characters in all\\)$`));
+    expect(cappedReason('not JSON')).toBe('not JSON');
+    // Never half a surrogate pair, which UTF-8 cannot carry.
+    expect(cappedReason('a' + '😀'.repeat(2000))).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  });
+
+  it('cuts messages into sends of at most so many bytes, at least one message each', () => {
+    const m = (bytes: number) => ({ key: null, value: Buffer.alloc(bytes) });
+    expect(inSends([m(100), m(100), m(5000), m(100)], 500).map((s) => s.map((x) => x.value.length))).toEqual([[100, 100], [5000], [100]]);
+    expect(inSends([])).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { CORRELATION_ID_HEADER, saneCorrelationId, type CashInTrace } from '@pix/contracts';
 import type { KafkaMessage, Message } from 'kafkajs';
+import { isTooLarge } from './retrying';
 
 /**
  * How a topic's messages are read: the contracts library's parser, and where refused ones go.
@@ -58,8 +59,96 @@ export interface Where {
 
 export type DeadLetter = Message & { reason: string; source: string };
 
-/** A message as it goes to the dead-letter topic: its own key and bytes, and why, who and from where. */
+/** Most characters of a `dlt-reason`: a reason that lists every unknown member of a message can be larger than the message. */
+export const MAX_REASON_CHARS = 1000;
+
+/** A message as it goes to the dead-letter topic: its own key and bytes, and why (capped), who and from where. */
 export function deadLetterOf(message: KafkaMessage, reason: string, where: Where): DeadLetter {
   const source = `${where.topic}/${where.partition}/${message.offset}`;
-  return { key: message.key ?? null, value: message.value, headers: { 'dlt-reason': reason, 'dlt-consumer': where.consumerName, 'dlt-source': source }, reason, source };
+  const capped = cappedReason(reason);
+  return { key: message.key ?? null, value: message.value, headers: { 'dlt-reason': capped, 'dlt-consumer': where.consumerName, 'dlt-source': source }, reason: capped, source };
+}
+
+/** `reason`, or its first characters ending with an ellipsis and its full length, MAX_REASON_CHARS in all. */
+export function cappedReason(reason: string): string {
+  if (reason.length <= MAX_REASON_CHARS) return reason;
+  const tail = `… (${reason.length} characters in all)`;
+  let head = reason.slice(0, MAX_REASON_CHARS - tail.length);
+  // A pair cut in half would be a lone surrogate, which UTF-8 cannot carry.
+  if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1) + ' ';
+  return head + tail;
+}
+
+/** Bytes per request to the dead-letter topic, well under the broker's default 1 MB per record batch. */
+export const DEAD_LETTER_SEND_BYTES = 256 * 1024;
+
+/** About what a message takes in a record batch: key, value, headers and a generous per-record overhead. */
+export function approximateBytes(message: Message): number {
+  let bytes = 64 + byteLength(message.key) + byteLength(message.value);
+  for (const [name, value] of Object.entries(message.headers ?? {})) for (const one of [value ?? []].flat()) bytes += 16 + Buffer.byteLength(name) + byteLength(one);
+  return bytes;
+}
+
+const byteLength = (data: Buffer | string | null | undefined) => (data == null ? 0 : Buffer.byteLength(data));
+
+/** `messages` in order, cut into runs of at most `maxBytes` (approximateBytes) each, at least one message a run. */
+export function inSends<M extends Message>(messages: M[], maxBytes = DEAD_LETTER_SEND_BYTES): M[][] {
+  const sends: M[][] = [];
+  let bytes = 0;
+  for (const message of messages) {
+    const size = approximateBytes(message);
+    if (sends.length === 0 || bytes + size > maxBytes) {
+      sends.push([]);
+      bytes = 0;
+    }
+    sends[sends.length - 1].push(message);
+    bytes += size;
+  }
+  return sends;
+}
+
+/**
+ * Stores `letters` in the dead-letter topic through `send`, in order, in sends bounded by bytes
+ * (inSends): all of a slice's refused messages in one request exceeded the broker's 1 MB.
+ * `retry` retries a send while it fails (broker down); a letter the topic refuses as too large
+ * (a message as large as its own topic takes, plus our headers) is stored without its value, or
+ * without key, value and headers if that is not enough, with a `dlt-omitted` header saying what
+ * and where the message remains, and `warn` is told: a refused message never stalls a partition.
+ */
+export async function storeDeadLetters(send: (letters: Message[]) => Promise<unknown>, letters: DeadLetter[], retry: (work: () => Promise<unknown>) => Promise<void>, warn: (line: string) => void): Promise<void> {
+  /** One send: false when the broker answered that it is too large (kafkajs does not retry that). */
+  const attempt = (some: DeadLetter[]) => send(some.map(({ key, value, headers }) => ({ key, value, headers }))).then(() => true, (error) => (isTooLarge(error) ? false : Promise.reject(error)));
+  /** Whether the topic took them, after retrying other failures (broker down) for as long as `retry` does. */
+  const stored = async (some: DeadLetter[]) => {
+    let fits = true;
+    await retry(async () => (fits = await attempt(some)));
+    return fits;
+  };
+  for (const some of inSends(letters)) {
+    if (await stored(some)) continue;
+    for (const letter of some) {
+      // Alone first, unless it was alone already; then smaller and smaller.
+      const versions = [...(some.length > 1 ? [letter] : []), ...smallerVersions(letter)];
+      const version = await firstStored(versions, stored);
+      // Refused even bare: a topic set up smaller than a reason; retried (and logged) until fixed.
+      if (version === undefined) await retry(async () => (await attempt(versions.slice(-1))) || Promise.reject(new Error('too large even without key, value and headers')));
+      else if (version !== letter) warn(`${letter.source}: its dead letter (${approximateBytes(letter)} bytes) is larger than the dead-letter topic takes; stored without its ${version.headers!['dlt-omitted']}`);
+    }
+  }
+}
+
+async function firstStored(versions: DeadLetter[], stored: (some: DeadLetter[]) => Promise<boolean>): Promise<DeadLetter | undefined> {
+  for (const version of versions) if (await stored([version])) return version;
+  return undefined;
+}
+
+/** The letter without its value, then also without its key and the message's own headers: the bytes remain at `dlt-source`. */
+function smallerVersions(letter: DeadLetter): DeadLetter[] {
+  const bytes = letter.value == null ? 0 : Buffer.byteLength(letter.value);
+  const where = `the message remains at ${letter.source} (topic/partition/offset) until that topic's retention drops it`;
+  const dltOnly = Object.fromEntries(Object.entries(letter.headers ?? {}).filter(([name]) => name.startsWith('dlt-')));
+  return [
+    { ...letter, value: null, headers: { ...letter.headers, 'dlt-omitted': `value of ${bytes} bytes, too large for this topic; ${where}` } },
+    { ...letter, key: null, value: null, headers: { ...dltOnly, 'dlt-omitted': `key, value of ${bytes} bytes and headers, too large for this topic; ${where}` } },
+  ];
 }
