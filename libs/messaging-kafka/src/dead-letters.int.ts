@@ -91,4 +91,41 @@ const original = (offset: number, key: string, value: string): KafkaMessage =>
       ['key-b', '{"n":2}', `${dlt}/0/1`],
     ]);
   });
+
+  it('replays more than the broker takes in one request (1.2 MB on one partition) in bounded sends', async () => {
+    const big = `${topic}.big`;
+    const bigDlt = `${dlt}.big`;
+    await admin.createTopics({ waitForLeaders: true, topics: [{ topic: big, numPartitions: 1 }, { topic: bigDlt, numPartitions: 1 }] });
+    try {
+      const pad = 'x'.repeat(2000);
+      const stored = Array.from({ length: 600 }, (_, n) => deadLetterOf(original(n, `key-${n}`, JSON.stringify({ n, pad })), 'handler failed 5 times: boom', { topic: big, partition: 0, consumerName: 'group-1' }));
+      const producer = kafka.producer();
+      await producer.connect();
+      for (let i = 0; i < stored.length; i += 100) await producer.send({ topic: bigDlt, messages: stored.slice(i, i + 100).map(({ key, value, headers }) => ({ key, value, headers })) });
+      await producer.disconnect();
+
+      const letters = await readDeadLetters(kafka, bigDlt);
+      expect(letters).toHaveLength(600);
+      const outcome = await replayDeadLetters(kafka, letters, bigDlt, big, contract);
+      expect(outcome.replayed.map((l) => l.id)).toEqual(letters.map((l) => l.id));
+      const ends = await admin.fetchTopicOffsets(big);
+      expect(ends.map((o) => o.high)).toEqual(['600']);
+    } finally {
+      await admin.deleteTopics({ topics: [big, bigDlt] }).catch(() => undefined);
+    }
+  });
+
+  it('skips a letter larger than the topic takes and replays the rest', async () => {
+    const small = `${topic}.small`;
+    await admin.createTopics({ waitForLeaders: true, topics: [{ topic: small, numPartitions: 1, configEntries: [{ name: 'max.message.bytes', value: '20000' }] }] });
+    try {
+      const letters = [1, 30_000, 2].map((n, i) => ({ id: `0/${i}`, source: `${small}/0/${i}`, consumer: 'g', reason: 'r', key: null, value: Buffer.from(JSON.stringify({ n, pad: 'x'.repeat(n) })) }));
+      const outcome = await replayDeadLetters(kafka, letters, dlt, small, contract);
+      expect(outcome.replayed.map((l) => l.id)).toEqual(['0/0', '0/2']);
+      expect(outcome.invalid.map((i) => [i.letter.id, i.error])).toEqual([['0/1', 'larger than the topic takes (the broker answered MESSAGE_TOO_LARGE)']]);
+      expect((await admin.fetchTopicOffsets(small)).map((o) => o.high)).toEqual(['2']);
+    } finally {
+      await admin.deleteTopics({ topics: [small] }).catch(() => undefined);
+    }
+  });
 });

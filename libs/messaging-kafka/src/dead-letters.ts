@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Kafka, KafkaMessage } from 'kafkajs';
-import type { TopicContract } from './validated-batch';
+import type { Kafka, KafkaMessage, Message } from 'kafkajs';
+import { describe, isTooLarge } from './retrying';
+import { approximateBytes, DEAD_LETTER_SEND_BYTES, inSends, type TopicContract } from './validated-batch';
 
 /** A message of a dead-letter topic, as deadLetterOf (validated-batch.ts) stored it. */
 export interface StoredDeadLetter {
@@ -92,8 +93,38 @@ export interface ReplayOutcome {
   replayed: StoredDeadLetter[];
   /** Copies of a source already replayed in this call (another consumer group refused the same message). */
   copies: StoredDeadLetter[];
-  /** Still refused by the contract: not published (every consumer would refuse it again). */
+  /** Not published: still refused by the contract (every consumer would refuse it again), or larger than the topic takes. */
   invalid: { letter: StoredDeadLetter; error: string }[];
+}
+
+/** A replay that failed part way (the broker away): what was published, and what was not or is not known to be. */
+export class ReplayInterrupted extends Error {
+  constructor(
+    /** What this call settled before the failure: `replayed` holds only confirmed publishes. */
+    readonly outcome: ReplayOutcome,
+    /** Not published, or (the failed send) perhaps in part: replaying them again is harmless. */
+    readonly unconfirmed: StoredDeadLetter[],
+    readonly failure: unknown,
+  ) {
+    const { replayed, copies, invalid } = outcome;
+    super(
+      `replay stopped after ${replayed.length} of ${replayed.length + unconfirmed.length} publish(es): ${describe(failure)}. ` +
+        `Replayed: ${idRanges(replayed) || 'none'}. Not replayed (or not confirmed; replaying them again is harmless): ${idRanges(unconfirmed)}. ` +
+        `Skipped: ${copies.length} copies, ${invalid.length} invalid or too large.`,
+    );
+  }
+}
+
+/** Dead-letter ids, consecutive offsets of a partition as one range: `0/0-499, 1/3`. */
+export function idRanges(letters: StoredDeadLetter[]): string {
+  const ranges: { partition: string; from: number; to: number }[] = [];
+  for (const { id } of letters) {
+    const [partition, offset] = [id.split('/')[0], Number(id.split('/')[1])];
+    const last = ranges[ranges.length - 1];
+    if (last && last.partition === partition && last.to + 1 === offset) last.to = offset;
+    else ranges.push({ partition, from: offset, to: offset });
+  }
+  return ranges.map((r) => `${r.partition}/${r.from}${r.to > r.from ? `-${r.to}` : ''}`).join(', ');
 }
 
 /**
@@ -101,9 +132,13 @@ export interface ReplayOutcome {
  * `dlt-replayed-from` header naming the dead letter. Consumers are idempotent by message
  * identity (ADR 7: by endToEndId), so a group that had already processed it changes nothing and
  * a second replay is harmless. One publish per source; what the contract still refuses is skipped.
+ * Published in order in sends bounded by bytes (one send of every letter exceeded the broker's
+ * 1 MB and published none); `onSent` is told after each. A failure part way rejects with
+ * ReplayInterrupted, saying what was replayed and what not.
  */
-export async function replayDeadLetters(kafka: Kafka, letters: StoredDeadLetter[], deadLetterTopic: string, topic: string, contract: TopicContract): Promise<ReplayOutcome> {
+export async function replayDeadLetters(kafka: Kafka, letters: StoredDeadLetter[], deadLetterTopic: string, topic: string, contract: TopicContract, onSent?: (sent: StoredDeadLetter[]) => void): Promise<ReplayOutcome> {
   const outcome: ReplayOutcome = { replayed: [], copies: [], invalid: [] };
+  const chosen: StoredDeadLetter[] = [];
   const sources = new Set<string>();
   for (const letter of letters) {
     // Judged as it will be consumed: the replayed record is stamped now.
@@ -112,20 +147,46 @@ export async function replayDeadLetters(kafka: Kafka, letters: StoredDeadLetter[
     else if (letter.source && sources.has(letter.source)) outcome.copies.push(letter);
     else {
       sources.add(letter.source);
-      outcome.replayed.push(letter);
+      chosen.push(letter);
     }
   }
-  if (outcome.replayed.length === 0) return outcome;
+  if (chosen.length === 0) return outcome;
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
   try {
-    await producer.send({
-      topic,
-      acks: -1,
-      messages: outcome.replayed.map((l) => ({ key: l.key, value: l.value, headers: { 'content-type': 'application/json', 'dlt-replayed-from': `${deadLetterTopic}/${l.id}` } })),
-    });
+    const asSent = (l: StoredDeadLetter): Message => ({ key: l.key, value: l.value, headers: { 'content-type': 'application/json', 'dlt-replayed-from': `${deadLetterTopic}/${l.id}` } });
+    const send = (some: StoredDeadLetter[]) => producer.send({ topic, acks: -1, messages: some.map(asSent) });
+    await publishInSends(send, inSends(chosen, DEAD_LETTER_SEND_BYTES, (l) => approximateBytes(asSent(l))), outcome, onSent);
   } finally {
     await producer.disconnect();
   }
   return outcome;
+}
+
+/**
+ * Each of `sends` through `send`, in order, into `outcome.replayed`; a letter the topic refuses as
+ * too large goes to `outcome.invalid` and the rest goes on. Any other failure (the broker away)
+ * stops it: ReplayInterrupted says what was confirmed and what was not.
+ */
+export async function publishInSends(send: (some: StoredDeadLetter[]) => Promise<unknown>, sends: StoredDeadLetter[][], outcome: ReplayOutcome, onSent?: (sent: StoredDeadLetter[]) => void): Promise<void> {
+  const settled = new Set<StoredDeadLetter>();
+  try {
+    for (const some of sends) await publishSome(send, some, outcome, settled, onSent);
+  } catch (error) {
+    throw new ReplayInterrupted(outcome, sends.flat().filter((l) => !settled.has(l)), error);
+  }
+}
+
+/** `some` in one send; when the topic refuses it as too large, each alone, and one too large alone is skipped. */
+async function publishSome(send: (some: StoredDeadLetter[]) => Promise<unknown>, some: StoredDeadLetter[], outcome: ReplayOutcome, settled: Set<StoredDeadLetter>, onSent?: (sent: StoredDeadLetter[]) => void): Promise<void> {
+  const fits = await send(some).then(() => true, (error) => (isTooLarge(error) ? false : Promise.reject(error)));
+  if (fits) {
+    outcome.replayed.push(...some);
+    onSent?.(some);
+  } else if (some.length === 1) outcome.invalid.push({ letter: some[0], error: 'larger than the topic takes (the broker answered MESSAGE_TOO_LARGE)' });
+  else {
+    for (const letter of some) await publishSome(send, [letter], outcome, settled, onSent);
+    return;
+  }
+  for (const letter of some) settled.add(letter);
 }

@@ -79,7 +79,7 @@ export function cappedReason(reason: string): string {
   return head + tail;
 }
 
-/** Bytes per request to the dead-letter topic, well under the broker's default 1 MB per record batch. */
+/** Bytes per request to the dead-letter topic (and of a replay), well under the broker's default 1 MB per record batch. */
 export const DEAD_LETTER_SEND_BYTES = 256 * 1024;
 
 /** About what a message takes in a record batch: key, value, headers and a generous per-record overhead. */
@@ -91,17 +91,17 @@ export function approximateBytes(message: Message): number {
 
 const byteLength = (data: Buffer | string | null | undefined) => (data == null ? 0 : Buffer.byteLength(data));
 
-/** `messages` in order, cut into runs of at most `maxBytes` (approximateBytes) each, at least one message a run. */
-export function inSends<M extends Message>(messages: M[], maxBytes = DEAD_LETTER_SEND_BYTES): M[][] {
-  const sends: M[][] = [];
+/** `items` in order, cut into runs of at most `maxBytes` (by `sizeOf`) each, at least one item a run. */
+export function inSends<T>(items: T[], maxBytes = DEAD_LETTER_SEND_BYTES, sizeOf: (item: T) => number = (m) => approximateBytes(m as Message)): T[][] {
+  const sends: T[][] = [];
   let bytes = 0;
-  for (const message of messages) {
-    const size = approximateBytes(message);
+  for (const item of items) {
+    const size = sizeOf(item);
     if (sends.length === 0 || bytes + size > maxBytes) {
       sends.push([]);
       bytes = 0;
     }
-    sends[sends.length - 1].push(message);
+    sends[sends.length - 1].push(item);
     bytes += size;
   }
   return sends;
