@@ -29,7 +29,7 @@ const text = (headers: IHeaders | undefined) => Object.fromEntries(Object.entrie
   const kafka = new Kafka({ clientId: 'test-dead-lettering', brokers: BROKERS, logLevel: logLevel.NOTHING });
   const run = randomUUID().slice(0, 8);
   // One topic per test: each starts from a partition of its own.
-  const topics = ['a', 'b', 'c'].map((t) => `test.dlt-size.${run}.${t}`);
+  const topics = ['a', 'b', 'c', 'd'].map((t) => `test.dlt-size.${run}.${t}`);
   const dlt = `test.dlt-size.${run}.dlt`;
   const handled: string[] = [];
   const warnings: string[] = [];
@@ -124,5 +124,12 @@ const text = (headers: IHeaders | undefined) => Object.fromEntries(Object.entrie
     expect(letter.headers['dlt-omitted']).toContain('1048476 bytes');
     expect(letter.headers['dlt-omitted']).toContain(letter.headers['dlt-source']);
     expect(warnings.some((w) => w.includes(letter.headers['dlt-source']) && /without its value/.test(w))).toBe(true);
+  });
+
+  it("keeps a refused message's own headers (x-correlation-id among them) beside the dlt-* ones", async () => {
+    const headers = { 'x-correlation-id': 'req-junk', 'content-type': 'application/json', 'x-psp': 'core' };
+    await producer.send({ topic: topics[3], acks: -1, messages: [{ key: 'k', value: 'junk', headers }, cashIn(4)] });
+    await consume(topics[3], () => handled.includes(endToEndIdOf(4)) && dead.length >= 1);
+    expect(dead.map((d) => d.headers)).toEqual([{ ...headers, 'dlt-reason': 'not JSON', 'dlt-consumer': `test-dlt-size-${topics[3]}`, 'dlt-source': `${topics[3]}/0/0` }]);
   });
 });

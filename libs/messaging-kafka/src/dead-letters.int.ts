@@ -128,4 +128,43 @@ const original = (offset: number, key: string, value: string): KafkaMessage =>
       await admin.deleteTopics({ topics: [small] }).catch(() => undefined);
     }
   });
+
+  it("publishes a letter again with the message's own headers (not the dlt-* ones) and skips one stored without its bytes", async () => {
+    const own = `${topic}.own`;
+    const ownDlt = `${dlt}.own`;
+    await admin.createTopics({ waitForLeaders: true, topics: [{ topic: own, numPartitions: 1 }, { topic: ownDlt, numPartitions: 1 }] });
+    try {
+      const sent = { ...original(3, 'key-h', '{"n":3}'), headers: { 'x-correlation-id': Buffer.from('req-3'), 'content-type': Buffer.from('application/json'), 'x-psp': Buffer.from('core') } } as KafkaMessage;
+      const where = { topic: own, partition: 0, consumerName: 'group-1' };
+      const kept = deadLetterOf(sent, 'handler failed 5 times: boom', where);
+      const bare = deadLetterOf(original(4, 'key-i', ''), 'not JSON', where);
+      const withoutBytes = { ...bare, value: null, headers: { ...bare.headers, 'dlt-omitted': `value of 1048476 bytes, too large for this topic; the message remains at ${own}/0/4` } };
+      const producer = kafka.producer();
+      await producer.connect();
+      await producer.send({ topic: ownDlt, messages: [kept, withoutBytes].map(({ key, value, headers }) => ({ key, value, headers })) });
+      await producer.disconnect();
+
+      const letters = await readDeadLetters(kafka, ownDlt);
+      expect(letters.map((l) => [l.id, l.omitted, Object.keys(l.headers ?? {})])).toEqual([
+        ['0/0', undefined, ['x-correlation-id', 'content-type', 'x-psp']],
+        ['0/1', `value of 1048476 bytes, too large for this topic; the message remains at ${own}/0/4`, []],
+      ]);
+      const outcome = await replayDeadLetters(kafka, letters, ownDlt, own, contract);
+      expect(outcome.replayed.map((l) => l.id)).toEqual(['0/0']);
+      expect(outcome.invalid.map((i) => [i.letter.id, i.error])).toEqual([['0/1', `not stored whole here (value of 1048476 bytes, too large for this topic; the message remains at ${own}/0/4)`]]);
+
+      const received: KafkaMessage[] = [];
+      const consumer: Consumer = kafka.consumer({ groupId: `test-dlt-own-${run}` });
+      await consumer.connect();
+      await consumer.subscribe({ topic: own, fromBeginning: true });
+      await consumer.run({ eachMessage: async ({ message }) => void received.push(message) });
+      for (const deadline = Date.now() + 30_000; received.length < 1 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+      await consumer.disconnect();
+      expect(received.map((m) => Object.fromEntries(Object.entries(m.headers ?? {}).map(([k, v]) => [k, String(v)])))).toEqual([
+        { 'x-correlation-id': 'req-3', 'content-type': 'application/json', 'x-psp': 'core', 'dlt-replayed-from': `${ownDlt}/0/0` },
+      ]);
+    } finally {
+      await admin.deleteTopics({ topics: [own, ownDlt] }).catch(() => undefined);
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kafka, KafkaMessage, Message } from 'kafkajs';
+import type { IHeaders, Kafka, KafkaMessage, Message } from 'kafkajs';
 import { describe, isTooLarge } from './retrying';
 import { approximateBytes, DEAD_LETTER_SEND_BYTES, inSends, type TopicContract } from './validated-batch';
 
@@ -15,6 +15,10 @@ export interface StoredDeadLetter {
   reason: string;
   key: Buffer | null;
   value: Buffer | null;
+  /** The message's own headers as first sent (`x-correlation-id`…), without the `dlt-*` ones (readDeadLetters always sets them). */
+  headers?: IHeaders;
+  /** `dlt-omitted`: what was too large to store here (the value…) and where the message remains. */
+  omitted?: string;
 }
 
 const header = (message: KafkaMessage, name: string) => {
@@ -48,7 +52,7 @@ export async function readDeadLetters(kafka: Kafka, topic: string, timeoutMs = 6
             const end = ends.get(partition);
             const offset = BigInt(message.offset);
             if (end === undefined || offset >= end) return;
-            const letter = { id: `${partition}/${message.offset}`, source: header(message, 'dlt-source'), consumer: header(message, 'dlt-consumer'), reason: header(message, 'dlt-reason'), key: message.key, value: message.value };
+            const letter = storedLetter(partition, message);
             found.push({ partition, offset, letter });
             if (offset + 1n >= end && unread.delete(partition) && unread.size === 0) resolve();
           },
@@ -61,6 +65,14 @@ export async function readDeadLetters(kafka: Kafka, topic: string, timeoutMs = 6
     await deleteGroup(kafka, groupId);
   }
   return found.sort((a, b) => a.partition - b.partition || (a.offset < b.offset ? -1 : 1)).map((f) => f.letter);
+}
+
+/** A dead letter as read: the `dlt-*` headers say where, who and why; the others are the message's own. */
+function storedLetter(partition: number, message: KafkaMessage): StoredDeadLetter {
+  const own = Object.entries(message.headers ?? {}).filter(([name]) => !name.startsWith('dlt-'));
+  const omitted = header(message, 'dlt-omitted') || undefined;
+  const letter = { id: `${partition}/${message.offset}`, source: header(message, 'dlt-source'), consumer: header(message, 'dlt-consumer'), reason: header(message, 'dlt-reason') };
+  return { ...letter, key: message.key, value: message.value, headers: Object.fromEntries(own), ...(omitted ? { omitted } : {}) };
 }
 
 /** Per partition with messages, the offset after its last one; empty when the topic is absent. */
@@ -93,7 +105,7 @@ export interface ReplayOutcome {
   replayed: StoredDeadLetter[];
   /** Copies of a source already replayed in this call (another consumer group refused the same message). */
   copies: StoredDeadLetter[];
-  /** Not published: still refused by the contract (every consumer would refuse it again), or larger than the topic takes. */
+  /** Not published: still refused by the contract (every consumer would refuse it again), not stored whole, or larger than the topic takes. */
   invalid: { letter: StoredDeadLetter; error: string }[];
 }
 
@@ -128,7 +140,7 @@ export function idRanges(letters: StoredDeadLetter[]): string {
 }
 
 /**
- * Publishes `letters` again to `topic`, as they were first sent (key and bytes), with a
+ * Publishes `letters` again to `topic`, as they were first sent (key, bytes and headers), with a
  * `dlt-replayed-from` header naming the dead letter. Consumers are idempotent by message
  * identity (ADR 7: by endToEndId), so a group that had already processed it changes nothing and
  * a second replay is harmless. One publish per source; what the contract still refuses is skipped.
@@ -142,7 +154,7 @@ export async function replayDeadLetters(kafka: Kafka, letters: StoredDeadLetter[
   const sources = new Set<string>();
   for (const letter of letters) {
     // Judged as it will be consumed: the replayed record is stamped now.
-    const error = contract.parse(letter.value, new Date()).error;
+    const error = letter.omitted ? `not stored whole here (${letter.omitted})` : contract.parse(letter.value, new Date()).error;
     if (error !== undefined) outcome.invalid.push({ letter, error });
     else if (letter.source && sources.has(letter.source)) outcome.copies.push(letter);
     else {
@@ -154,7 +166,8 @@ export async function replayDeadLetters(kafka: Kafka, letters: StoredDeadLetter[
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
   try {
-    const asSent = (l: StoredDeadLetter): Message => ({ key: l.key, value: l.value, headers: { 'content-type': 'application/json', 'dlt-replayed-from': `${deadLetterTopic}/${l.id}` } });
+    // Letters stored before headers were kept have none: content-type as the publisher sets it.
+    const asSent = (l: StoredDeadLetter): Message => ({ key: l.key, value: l.value, headers: { 'content-type': 'application/json', ...l.headers, 'dlt-replayed-from': `${deadLetterTopic}/${l.id}` } });
     const send = (some: StoredDeadLetter[]) => producer.send({ topic, acks: -1, messages: some.map(asSent) });
     await publishInSends(send, inSends(chosen, DEAD_LETTER_SEND_BYTES, (l) => approximateBytes(asSent(l))), outcome, onSent);
   } finally {

@@ -23,8 +23,8 @@ function traceOf(message: KafkaMessage): CashInTrace | undefined {
 /**
  * A slice of a fetched batch, validated: `valid` goes to the handler in order, `traces[i]` beside
  * `valid[i]`; `deadLetters` are
- * the refused messages as they are sent to the dead-letter topic, the original key and bytes
- * with `dlt-reason`, `dlt-consumer` and `dlt-source` (`topic/partition/offset`) headers.
+ * the refused messages as they are sent to the dead-letter topic, the original key, bytes and
+ * headers with `dlt-reason`, `dlt-consumer` and `dlt-source` (`topic/partition/offset`) headers.
  */
 export function validateBatch<T>(messages: KafkaMessage[], where: Where, contract: TopicContract<T>) {
   const valid: T[] = [];
@@ -62,11 +62,15 @@ export type DeadLetter = Message & { reason: string; source: string };
 /** Most characters of a `dlt-reason`: a reason that lists every unknown member of a message can be larger than the message. */
 export const MAX_REASON_CHARS = 1000;
 
-/** A message as it goes to the dead-letter topic: its own key and bytes, and why (capped), who and from where. */
+/**
+ * A message as it goes to the dead-letter topic: its own key, bytes and headers (ADR 16: kept to be
+ * published again; `x-correlation-id` among them), and why (capped), who and from where.
+ */
 export function deadLetterOf(message: KafkaMessage, reason: string, where: Where): DeadLetter {
   const source = `${where.topic}/${where.partition}/${message.offset}`;
   const capped = cappedReason(reason);
-  return { key: message.key ?? null, value: message.value, headers: { 'dlt-reason': capped, 'dlt-consumer': where.consumerName, 'dlt-source': source }, reason: capped, source };
+  const headers = { ...message.headers, 'dlt-reason': capped, 'dlt-consumer': where.consumerName, 'dlt-source': source };
+  return { key: message.key ?? null, value: message.value, headers, reason: capped, source };
 }
 
 /** `reason`, or its first characters ending with an ellipsis and its full length, MAX_REASON_CHARS in all. */
