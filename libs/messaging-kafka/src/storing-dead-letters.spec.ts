@@ -45,8 +45,8 @@ describe('storeDeadLetters', () => {
     expect(stored[1].headers?.['dlt-omitted']).toBe('value of 1048576 bytes, too large for this topic; the message remains at pix.cash-in.v1/2/7 (topic/partition/offset) until that topic\'s retention drops it');
     expect(warnings).toEqual([expect.stringMatching(/^pix\.cash-in\.v1\/2\/7: its dead letter \(\d+ bytes\) is larger than the dead-letter topic takes; stored without its value of 1048576 bytes/)]);
 
-    const tiny = topicOf(1000); // a key too large even without the value: key and headers go too
-    const bigKey = { ...letter(9, 10), key: Buffer.alloc(2000, 'k'), headers: { ...letter(9, 10).headers, 'x-correlation-id': 'c' } };
+    const tiny = topicOf(1000); // a key and a header too large even without the value: key and the message's headers go too
+    const bigKey = { ...letter(9, 10), key: Buffer.alloc(2000, 'k'), headers: { 'x-correlation-id': 'c', 'dlt-replayed-from': 'x'.repeat(2000), ...letter(9, 10).headers } };
     await storeDeadLetters(tiny.send, [bigKey], once, () => undefined);
     expect(tiny.sends.flat().map((m) => [m.key, m.value, Object.keys(m.headers ?? {})])).toEqual([[null, null, ['dlt-reason', 'dlt-consumer', 'dlt-source', 'dlt-omitted']]]);
   });

@@ -146,13 +146,16 @@ async function firstStored(versions: DeadLetter[], stored: (some: DeadLetter[]) 
   return undefined;
 }
 
+const OUR_HEADERS = ['dlt-reason', 'dlt-consumer', 'dlt-source'];
+
 /** The letter without its value, then also without its key and the message's own headers: the bytes remain at `dlt-source`. */
 function smallerVersions(letter: DeadLetter): DeadLetter[] {
   const bytes = letter.value == null ? 0 : Buffer.byteLength(letter.value);
   const where = `the message remains at ${letter.source} (topic/partition/offset) until that topic's retention drops it`;
-  const dltOnly = Object.fromEntries(Object.entries(letter.headers ?? {}).filter(([name]) => name.startsWith('dlt-')));
+  // Ours only: a message's own header may be named dlt-… too, and be what is too large.
+  const ours = Object.fromEntries(Object.entries(letter.headers ?? {}).filter(([name]) => OUR_HEADERS.includes(name)));
   return [
     { ...letter, value: null, headers: { ...letter.headers, 'dlt-omitted': `value of ${bytes} bytes, too large for this topic; ${where}` } },
-    { ...letter, key: null, value: null, headers: { ...dltOnly, 'dlt-omitted': `key, value of ${bytes} bytes and headers, too large for this topic; ${where}` } },
+    { ...letter, key: null, value: null, headers: { ...ours, 'dlt-omitted': `key, value of ${bytes} bytes and headers, too large for this topic; ${where}` } },
   ];
 }
