@@ -115,7 +115,7 @@ export class NotifierModule {
       kafka,
       groupId: config.groupId,
       topics: CASH_IN_CONTRACT,
-      logger: { log: (m) => kafkaLogger.log(m), error: (m) => kafkaLogger.error(m) },
+      logger: { log: (m) => kafkaLogger.log(m), warn: (m) => kafkaLogger.warn(m), error: (m) => kafkaLogger.error(m) },
       prepare: () => ensureCashInTopics(kafka),
       healthy: dependenciesAnswer(pool, store),
     });

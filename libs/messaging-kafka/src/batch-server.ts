@@ -15,6 +15,9 @@ import { deadLetterOf, storeDeadLetters, validateBatch, type DeadLetter, type To
  */
 const COMMIT_INTERVAL_MS = 100;
 
+/** How long a consumer kafkajs gave up on waits before it starts again, after `crashes` such in a row. */
+export const restartDelay = (crashes: number): number => Math.min(500 * 2 ** crashes, 30_000);
+
 /** Where a consumer group is: readiness probes report it. */
 export type ConsumerState = 'stopped' | 'joining' | 'joined';
 
@@ -59,6 +62,8 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
   private consumer?: Consumer;
   private deadLetters?: Producer;
   private stopping = false;
+  /** Consumers kafkajs gave up on since a batch was last handled: each restart waits longer. */
+  private crashes = 0;
   /** The consumer's offsets, committed beside its next fetch. */
   private commits?: BackgroundCommits;
   /**
@@ -146,9 +151,15 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
     consumer.on(consumer.events.CRASH, (e) => {
       if (this.stopping) return;
       this.state = 'joining';
-      logger.error(`consumer group ${groupId}: ${e.payload.error.message}; ${e.payload.restart ? 'kafkajs restarts it' : 'starting it again'}`);
-      // kafkajs gives up for good after a non-retriable error: a fresh consumer (and DLT producer).
-      if (!e.payload.restart && this.consumer === consumer) void this.disconnect().then(() => this.joinInBackground());
+      const delay = e.payload.restart ? 0 : restartDelay(this.crashes++);
+      logger.error(`consumer group ${groupId}: ${e.payload.error.message}; ${e.payload.restart ? 'kafkajs restarts it' : `starting it again in ${delay} ms`}`);
+      // kafkajs gives up for good after a non-retriable error: a fresh consumer (and DLT producer),
+      // after a pause that grows while it keeps failing (a batch it cannot decode failed ~100
+      // times a second, each restart at once: an audit, 2026-11-27).
+      if (!e.payload.restart && this.consumer === consumer)
+        void this.disconnect()
+          .then(() => new Promise((r) => setTimeout(r, delay)))
+          .then(() => this.stopping || this.joinInBackground());
     });
     await consumer.connect();
     await consumer.subscribe({ topics, fromBeginning: true });
@@ -200,6 +211,7 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
       }
       resolveOffset(offsets.last);
       commits.add(topic, partition, offsets.last);
+      this.crashes = 0;
       // Stopping: kafkajs leaves the group once this batch returns, so its commit goes first.
       if (!isRunning()) await commits.settled();
       await heartbeat();

@@ -36,14 +36,25 @@ export function createKafka(brokers: string[], clientId: string, retry = KAFKA_R
   return new Kafka({ clientId, brokers, logLevel: logLevel.ERROR, retry, logCreator: logs.logCreator });
 }
 
-/** Creates the cash-in topic and its dead-letter topic when missing (idempotent). */
-export async function ensureCashInTopics(kafka: Kafka, partitions = 6): Promise<void> {
+/**
+ * Creates the cash-in topic and its dead-letter topic when missing (idempotent). The dead-letter
+ * topic takes messages of 8 MiB: a copy of a message the cash-in topic took carries our headers
+ * beside it, and one stored without its value (validated-batch.ts) is the fallback, not the rule.
+ * The cash-in topic's records carry the broker's append time (`LogAppendTime`): every consumer
+ * judges a `horario` against the record's timestamp (cash-in-message.ts), and a producer's own
+ * timestamp in 2099 let a Pix dated 2099 through (an audit, 2026-11-27). A topic an operator made
+ * should be set the same way (README).
+ */
+export async function ensureCashInTopics(kafka: Kafka, partitions = 6, names = { cashIn: CASH_IN_TOPIC, deadLetters: CASH_IN_DEAD_LETTER_TOPIC }): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
-    const wanted = [CASH_IN_TOPIC, CASH_IN_DEAD_LETTER_TOPIC].filter((t) => !existing.has(t));
-    if (wanted.length > 0) await admin.createTopics({ waitForLeaders: true, topics: wanted.map((topic) => ({ topic, numPartitions: partitions })) });
+    const wanted = [names.cashIn, names.deadLetters].filter((t) => !existing.has(t));
+    const config = (topic: string) => ({
+      configEntries: topic === names.deadLetters ? [{ name: 'max.message.bytes', value: String(8 * 1_048_576) }] : [{ name: 'message.timestamp.type', value: 'LogAppendTime' }],
+    });
+    if (wanted.length > 0) await admin.createTopics({ waitForLeaders: true, topics: wanted.map((topic) => ({ topic, numPartitions: partitions, ...config(topic) })) });
   } finally {
     await admin.disconnect();
   }

@@ -53,7 +53,7 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
         kafka,
         groupId,
         topics: CASH_IN_CONTRACT,
-        logger: { log: (m) => kafkaLogger.log(m), error: (m) => kafkaLogger.error(m) },
+        logger: { log: (m) => kafkaLogger.log(m), warn: (m) => kafkaLogger.warn(m), error: (m) => kafkaLogger.error(m) },
         prepare: () => ensureCashInTopics(kafka),
         healthy: dependenciesAnswer(pool, store),
       });
