@@ -22,7 +22,11 @@ async function main(): Promise<number> {
     argv,
     {
       read: () => readDeadLetters(kafka, CASH_IN_DEAD_LETTER_TOPIC),
-      replay: (letters) => replayDeadLetters(kafka, letters, CASH_IN_DEAD_LETTER_TOPIC, CASH_IN_TOPIC, contract),
+      // Progress on stderr after each send (a replay of thousands takes a while), the result on stdout.
+      replay: (letters) => {
+        let sent = 0;
+        return replayDeadLetters(kafka, letters, CASH_IN_DEAD_LETTER_TOPIC, CASH_IN_TOPIC, contract, (some) => console.error(`published ${(sent += some.length)} (of the ${letters.length} asked)`));
+      },
       // A replay is a new record stamped now: judged as of now.
       check: (letter) => contract.parse(letter.value, new Date()).error,
     },
