@@ -38,6 +38,9 @@ describe('cash-in message', () => {
     ['a lone surrogate in infoPagador', JSON.stringify({ ...valid, infoPagador: 'a\ud800b' })],
     ['a NUL inside a component', JSON.stringify({ ...valid, componentesValor: { juros: { valor: '1.00', modalidade: '\u0000' } } })],
     ['an unknown member in a component', JSON.stringify({ ...valid, componentesValor: { original: { valor: '10.00', nota: 'x' } } })],
+    // Ambiguous: JSON.parse kept the last copy of a member sent twice.
+    ['a member sent twice', JSON.stringify(valid).replace('"valor":"10.00"', '"valor":"10.00","valor":"100.00"')],
+    ['a nested member sent twice', JSON.stringify({ ...valid, pagador: { cpf: '12345678909' } }).replace('"cpf":"12345678909"', '"cpf":"12345678909","cpf":"98765432100"')],
   ])('rejects %s with a reason', (_name, raw) => {
     const r = parse(raw as string);
     expect(r.value).toBeUndefined();

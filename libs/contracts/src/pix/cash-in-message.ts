@@ -4,7 +4,7 @@
 // each message with `parsePixRecebidoMessage`; an invalid one goes to the dead-letter topic.
 // "Valid" includes "storable": a message PostgreSQL would refuse (a NUL, a lone surrogate, Feb 30)
 // failed its consumer's statement again at every retry and held back every partition behind it.
-import { hasUnstorableText } from '../validation/strict-json';
+import { hasUnstorableText, MAX_JSON_DEPTH, parseStrictJson, StrictJsonError } from '../validation/strict-json';
 import { parseRfc3339 } from '../validation/query-values';
 
 export const CASH_IN_TOPIC = 'pix.cash-in.v1';
@@ -48,9 +48,16 @@ export function parsePixRecebidoMessage(raw: Buffer | string | null | undefined,
   if (raw === null || raw === undefined) return { error: 'empty message' };
   let json: unknown;
   try {
-    json = JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8'));
-  } catch {
-    return { error: 'not JSON' };
+    // Read strictly, as the HTTP edge reads bodies, but refusing only texts no column can store:
+    // a member sent twice ({"valor":"1.00","valor":"100.00"}) is ambiguous, and JSON.parse kept
+    // the last one (an audit, 2026-11-27). Bytes that are not UTF-8 are still read as U+FFFD: the
+    // money has moved, and a text damaged in a name must not hold its charge unsettled.
+    json = parseStrictJson(typeof raw === 'string' ? raw : raw.toString('utf8'), MAX_JSON_DEPTH, hasUnstorableText);
+  } catch (error) {
+    if (!(error instanceof StrictJsonError)) throw error;
+    if (error.fault === 'duplicate') return { error: `member ${error.path} is sent twice: which one is meant is ambiguous` };
+    if (error.fault === 'text') return { error: `${error.path} holds U+0000 or a lone UTF-16 surrogate, which cannot be stored` };
+    return { error: error.fault === 'syntax' ? 'not JSON' : `not JSON this contract reads (${error.message})` };
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return { error: 'not a JSON object' };
   const m = json as Record<string, unknown>;

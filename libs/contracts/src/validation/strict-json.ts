@@ -20,9 +20,13 @@ export class StrictJsonError extends Error {
   }
 }
 
-/** Parses `text`; throws StrictJsonError. Members are own data properties, `__proto__` refused. */
-export function parseStrictJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
-  const parser = new Parser(text, maxDepth);
+/**
+ * Parses `text`; throws StrictJsonError. Members are own data properties, `__proto__` refused.
+ * `refusedText`: which texts are refused (a request's: hasRefusedText; a cash-in's, whose money
+ * has already moved: hasUnstorableText only).
+ */
+export function parseStrictJson(text: string, maxDepth = MAX_JSON_DEPTH, refusedText: (s: string) => boolean = hasRefusedText): unknown {
+  const parser = new Parser(text, maxDepth, refusedText);
   parser.skipWhitespace();
   const value = parser.value('', null, 0);
   parser.skipWhitespace();
@@ -71,6 +75,7 @@ class Parser {
   constructor(
     private readonly text: string,
     private readonly maxDepth: number,
+    private readonly refusedText: (s: string) => boolean,
   ) {}
 
   fail(fault: StrictJsonFault, path: string, what: string): never {
@@ -164,7 +169,7 @@ class Parser {
       const c = t.charCodeAt(this.pos);
       if (c === 0x22) {
         const s = t.slice(start, this.pos++);
-        if (suspect && hasRefusedText(s)) this.fail('text', pathOf(parent, key), REFUSED_TEXT);
+        if (suspect && this.refusedText(s)) this.fail('text', pathOf(parent, key), REFUSED_TEXT);
         return s;
       }
       if (c === 0x5c) break;
@@ -177,7 +182,7 @@ class Parser {
       const c = t.charCodeAt(this.pos);
       if (c === 0x22) {
         this.pos++;
-        if (hasRefusedText(out)) this.fail('text', pathOf(parent, key), REFUSED_TEXT);
+        if (this.refusedText(out)) this.fail('text', pathOf(parent, key), REFUSED_TEXT);
         return out;
       }
       if (c < 0x20 || Number.isNaN(c)) this.fail('syntax', pathOf(parent, key), Number.isNaN(c) ? 'texto não terminado' : 'caractere de controle em um texto');
