@@ -37,6 +37,13 @@ describe('npm run dead-letters', () => {
     expect(h.out[2]).toBe('1/0  source pix.cash-in.v1/0/0  consumer pix-api-settlement  endToEndId -  invalid now (not JSON)  reason: not JSON');
   });
 
+  it('lists a letter stored without its bytes as that, not as an empty message', async () => {
+    const bare = { ...letter('2/7', '', 'not JSON'), value: null, omitted: 'value of 1048476 bytes; the message remains at pix.cash-in.v1/2/7' };
+    const h = harness([bare]);
+    expect(await h.run(['list'])).toBe(EXIT.ok);
+    expect(h.out[1]).toContain('invalid now (not stored whole here: value of 1048476 bytes; the message remains at pix.cash-in.v1/2/7)');
+  });
+
   it('replays the ids named, or all of them; an unknown id replays nothing', async () => {
     const h = harness([letter('0/3', VALID, 'r'), letter('1/0', VALID, 'r')]);
     expect(await h.run(['replay', '1/0'])).toBe(EXIT.ok);
