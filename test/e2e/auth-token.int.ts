@@ -124,6 +124,19 @@ describe('OAuth2 token endpoint and bearer tokens', () => {
     expect((await valid).status).toBe(200);
   });
 
+  it('a client whose secret was checked before is not queued behind wrong secrets: its next token comes at once', async () => {
+    const valid = () => token('grant_type=client_credentials', { authorization: basic('sandbox', 'sandbox-secret') });
+    expect((await valid()).status).toBe(200);
+    let refused = 0;
+    const wrong = Array.from({ length: 20 }, () => token('grant_type=client_credentials', { authorization: basic('sandbox', 'wrong-secret') }).then((res) => ((refused += 1), res)));
+    const again = await valid();
+    // Without the shortcut it waited behind this address's queue: all 20 scrypt checks, two at a time.
+    const refusedMeanwhile = refused;
+    expect(again.status).toBe(200);
+    expect((await Promise.all(wrong)).map((a) => a.status)).toEqual(Array(20).fill(401));
+    expect(refusedMeanwhile).toBeLessThan(10);
+  });
+
   it('answers what it cannot read (media type, malformed or duplicate-member JSON) in OAuth2 JSON too, not as Pix problems', async () => {
     const send = (body: string, contentType?: string) =>
       fetch(`${api.baseUrl}/oauth/token`, { method: 'POST', headers: { authorization: basic('sandbox', 'sandbox-secret'), ...(contentType ? { 'content-type': contentType } : {}) }, body });

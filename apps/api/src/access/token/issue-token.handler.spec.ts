@@ -43,4 +43,35 @@ describe('issuing tokens', () => {
     expect(await refusal(undefined)).toBe('invalid_client');
     client.enabled = true;
   });
+
+  it('checks a secret once per process: later requests with it skip the scrypt gate, until the stored hash changes', async () => {
+    const fresh = new IssueTokenHandler(directory, new TokenSigner(Buffer.alloc(32, 1), () => new Date('2026-11-22T12:00:00Z')), config);
+    let gated = 0;
+    const gate = <T>(check: () => Promise<T>) => ((gated += 1), check());
+    await fresh.execute(request, undefined, undefined, gate);
+    await fresh.execute(request, undefined, undefined, gate);
+    expect(gated).toBe(1);
+    // A guess always takes the gate, and does not push the client back into it.
+    await expect(fresh.execute({ ...request, clientSecret: 'guess' }, undefined, undefined, gate)).rejects.toMatchObject({ error: 'invalid_client' });
+    expect(gated).toBe(2);
+    await fresh.execute(request, undefined, undefined, gate);
+    expect(gated).toBe(2);
+    // Disabled meanwhile: refused without a check.
+    client.enabled = false;
+    await expect(fresh.execute(request, undefined, undefined, gate)).rejects.toMatchObject({ error: 'invalid_client' });
+    client.enabled = true;
+    expect(gated).toBe(2);
+    // Rotated: the remembered secret no longer matches the stored hash, so it is checked (and refused).
+    const before = client.secretHash;
+    client.secretHash = await hashSecret('n3w-s3cret-n3w');
+    try {
+      await expect(fresh.execute(request, undefined, undefined, gate)).rejects.toMatchObject({ error: 'invalid_client' });
+      expect(gated).toBe(3);
+      await fresh.execute({ ...request, clientSecret: 'n3w-s3cret-n3w' }, undefined, undefined, gate);
+      await fresh.execute({ ...request, clientSecret: 'n3w-s3cret-n3w' }, undefined, undefined, gate);
+      expect(gated).toBe(4);
+    } finally {
+      client.secretHash = before;
+    }
+  });
 });

@@ -8,6 +8,10 @@ import { decoyHash, verifySecret } from '../secrets';
 import { OAuthError } from './oauth-error';
 import type { TokenRequest } from './token-request';
 import type { TokenSigner } from './token-signer';
+import { VerifiedSecrets } from './verified-secrets';
+
+/** Runs a scrypt check when it is its turn (ChecksPerAddress); may refuse with 429 instead. */
+export type SlowCheckGate = <T>(check: () => Promise<T>) => Promise<T>;
 
 /** RFC 6749 §5.1 successful answer. */
 export interface TokenResponse {
@@ -21,6 +25,7 @@ export interface TokenResponse {
 @Injectable()
 export class IssueTokenHandler {
   private readonly logger = new Logger('OAuth');
+  private readonly verified = new VerifiedSecrets();
 
   constructor(
     @Inject(ACCESS_DIRECTORY) private readonly directory: AccessDirectory,
@@ -28,12 +33,26 @@ export class IssueTokenHandler {
     @Inject(CONFIG) private readonly config: Pick<AppConfig, 'auth'>,
   ) {}
 
-  /** `certificate`: the verified client certificate's thumbprint on this connection, if any; `correlationId`: the HTTP request's, for the log. */
-  async execute(request: TokenRequest, certificate: string | undefined, correlationId?: string): Promise<TokenResponse> {
+  /**
+   * `certificate`: the verified client certificate's thumbprint on this connection, if any;
+   * `correlationId`: the HTTP request's, for the log; `gate`: where a scrypt check waits its turn.
+   * A secret this process verified before, against the same stored hash, skips the gate and the
+   * hash: a flood of wrong secrets delays only clients asking for the first time (ADR 8).
+   */
+  async execute(request: TokenRequest, certificate: string | undefined, correlationId?: string, gate: SlowCheckGate = (check) => check()): Promise<TokenResponse> {
+    const remembered = this.verified.matches(request.clientId, request.clientSecret);
     // Fresh from the store: a secret rotated or a client disabled a moment ago counts here at once.
-    const client = await this.directory.client(request.clientId, { fresh: true });
-    // An unknown client costs the same hash as a known one, so timing does not reveal client ids.
-    const secretOk = await verifySecret(request.clientSecret, client?.secretHash ?? (await decoyHash()));
+    let client = remembered !== undefined ? await this.directory.client(request.clientId, { fresh: true }) : undefined;
+    let secretOk = client !== undefined && client.secretHash === remembered;
+    if (!secretOk) {
+      [client, secretOk] = await gate(async () => {
+        const fresh = await this.directory.client(request.clientId, { fresh: true });
+        // An unknown client costs the same hash as a known one, so timing does not reveal client ids.
+        return [fresh, await verifySecret(request.clientSecret, fresh?.secretHash ?? (await decoyHash()))] as const;
+      });
+      // A wrong secret forgets nothing: guesses must not push a client back into the queue.
+      if (client && secretOk) this.verified.remember(client.clientId, client.secretHash, request.clientSecret);
+    }
     if (!client || !secretOk || !client.enabled) {
       withCorrelationId(correlationId, () => this.logger.warn(`token refused for client "${request.clientId.slice(0, 64)}": ${!client ? 'unknown client' : !secretOk ? 'wrong secret' : 'client disabled'}`));
       throw new OAuthError('invalid_client', 'Cliente desconhecido, segredo incorreto ou cliente desativado.');

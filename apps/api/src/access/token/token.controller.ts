@@ -26,20 +26,27 @@ export class TokenController {
   @Post('token')
   @HttpCode(200)
   async token(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const release = await this.checks.enter(addressKey(request.ip));
-    if (!release) throw new TooManyRequestsError(1000);
+    const address = addressKey(request.ip);
+    // Only a scrypt check waits for a slot; a secret verified before needs none (ADR 8).
+    const gate = async <T>(check: () => Promise<T>): Promise<T> => {
+      const release = await this.checks.enter(address);
+      if (!release) throw new TooManyRequestsError(1000);
+      try {
+        return await check();
+      } finally {
+        release();
+      }
+    };
     let status = 200;
     let body: object;
     try {
       const tokenRequest = readTokenRequest(request.body, request.headers.authorization);
-      body = await this.handler.execute(tokenRequest, clientCertificateThumbprint(request.raw), correlationIdOf(request));
+      body = await this.handler.execute(tokenRequest, clientCertificateThumbprint(request.raw), correlationIdOf(request), gate);
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
       status = error.status;
       body = error.body;
       if (status === 401) void reply.header('www-authenticate', 'Basic realm="pix", charset="UTF-8"');
-    } finally {
-      release();
     }
     // RFC 6749 §5.1: tokens and their errors are never cached.
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').header('pragma', 'no-cache').send(JSON.stringify(body));
