@@ -77,6 +77,23 @@ describe('lotecobv: the batch rules', () => {
     expect([patched.status, patched.body.revisao]).toEqual([200, 1]);
   });
 
+  it('a repeated PUT takes effect when a charge changed since or a request was denied: the charge is set back, the denied request tried again', async () => {
+    const id = loteId();
+    const [a, b, holder] = [newTxid('p'), newTxid('p'), newTxid('p')];
+    const loc = (await api.request('POST', '/loc', { tipoCob: 'cobv' })).body.id as number;
+    expect((await api.request('PUT', `/cobv/${holder}`, validCobV({ loc: { id: loc } }))).status).toBe(201);
+    const body = { descricao: 'Repetido', cobsv: [{ txid: a, ...validCobV({ valor: { original: '100.00' } }) }, { txid: b, ...validCobV({ loc: { id: loc } }) }] };
+    expect((await api.request('PUT', `/lotecobv/${id}`, body)).status).toBe(202);
+    expect((await settledBatch(api, id)).cobsv.map((c: any) => c.status)).toEqual(['CRIADA', 'NEGADA']);
+    expect((await api.request('PATCH', `/cobv/${a}`, { valor: { original: '55.00' } })).body.revisao).toBe(1);
+    expect((await api.request('DELETE', `/loc/${loc}/txid`)).status).toBe(200);
+    expect((await api.request('PUT', `/lotecobv/${id}`, body)).status).toBe(202);
+    const lote = await settledBatch(api, id);
+    expect(lote.cobsv.map((c: any) => [c.txid, c.status, c.problema])).toEqual([[a, 'CRIADA', undefined], [b, 'CRIADA', undefined]]);
+    expect((await api.request('GET', `/cobv/${a}`)).body).toMatchObject({ revisao: 2, valor: { original: '100.00' } });
+    expect((await api.request('GET', `/cobv/${b}`)).body).toMatchObject({ revisao: 0, loc: { id: loc } });
+  });
+
   it('accepts the same three, altered: each charge gets a new revision', async () => {
     const id = loteId();
     const txids = [newTxid('s'), newTxid('s'), newTxid('s')];

@@ -34,13 +34,17 @@ describe('lotecobv decider', () => {
     });
   });
 
-  it('a PUT repeating the last PUT (a retry) changes nothing, while a PATCH since makes it a new round', () => {
-    spec.given(created).when(put(req('a', 'b', 'c'))).then([]);
+  it('a PUT repeating the last PUT (a retry) that would change no charge records nothing; a PATCH since, or a charge it would change, makes it a new round', () => {
+    const unchanged = (c: LoteCobVCommand) => ({ ...c, semEfeitoNasCobrancas: true }) as LoteCobVCommand;
+    spec.given(created).when(unchanged(put(req('a', 'b', 'c')))).then([]);
+    // The same PUT when a charge was changed since (PATCH /cobv, an unlinked location) or a request was denied: it must take effect.
+    spec.given(created).when(put(req('a', 'b', 'c'))).then((events) => expect(events).toMatchObject([{ type: 'LoteCobVAlterado', data: { rodada: 1, via: 'ALTERACAO_PUT' } }]));
+    spec.given(created).when({ ...put(req('a', 'b', 'c')), semEfeitoNasCobrancas: false } as LoteCobVCommand).then((events) => expect(events).toHaveLength(1));
     const round1 = spec.given(created).when(put(req('c', 'a', 'b'))).then((events) => expect(events).toHaveLength(1)) as LoteCobVEvent[];
-    spec.given([...created, ...round1]).when(put(req('c', 'a', 'b'))).then([]);
+    spec.given([...created, ...round1]).when(unchanged(put(req('c', 'a', 'b')))).then([]);
     const patched = spec.given(created).when(patch(req('b'))).then((events) => expect(events).toHaveLength(1)) as LoteCobVEvent[];
-    spec.given([...created, ...patched]).when(put(req('a', 'b', 'c'))).then((events) => expect(events).toMatchObject([{ data: { rodada: 2, via: 'ALTERACAO_PUT' } }]));
-    spec.given(created).when({ ...put(req('a', 'b', 'c')), descricao: 'Outro' } as LoteCobVCommand).then((events) => expect(events).toHaveLength(1));
+    spec.given([...created, ...patched]).when(unchanged(put(req('a', 'b', 'c')))).then((events) => expect(events).toMatchObject([{ data: { rodada: 2, via: 'ALTERACAO_PUT' } }]));
+    spec.given(created).when(unchanged({ ...put(req('a', 'b', 'c')), descricao: 'Outro' } as LoteCobVCommand)).then((events) => expect(events).toHaveLength(1));
   });
 
   it('PATCH revises a subset, never a txid outside the original set, never a missing batch', () => {

@@ -1,6 +1,6 @@
 import { DomainError } from '../errors';
 import type { LoteCobVCommand } from './commands';
-import type { LoteCobVEvent } from './events';
+import type { LoteCobVEvent, SolicitacaoLote } from './events';
 import { canonicalJson } from '../shared';
 import type { LoteCobVState } from './state';
 
@@ -8,6 +8,11 @@ const invalid = (detail: string, violacoes: { razao: string; propriedade?: strin
   new DomainError('LoteCobVOperacaoInvalida', detail, violacoes);
 
 const list = (txids: string[]) => txids.slice(0, 20).join(', ') + (txids.length > 20 ? ` e mais ${txids.length - 20}` : '');
+
+/** Whether a PUT sends exactly the last PUT's description and requests, with no PATCH of the batch since. */
+export function repeatsLastPut(state: LoteCobVState, descricao: string, solicitacoes: readonly SolicitacaoLote[]): boolean {
+  return state.exists && state.ultimoPut !== undefined && canonicalJson(state.ultimoPut) === canonicalJson({ descricao, solicitacoes });
+}
 
 /**
  * PUT creates a batch, or alters all of its original requests at once; PATCH revises a subset.
@@ -44,9 +49,10 @@ export function decideLoteCobV(command: LoteCobVCommand, state: LoteCobVState): 
           ...(missing.length > 0 ? [{ razao: `Cobranças do lote original ausentes: ${list(missing)}.`, propriedade: 'loteCobV.cobsV', valor: missing.join(',') }] : []),
         ],
       );
-    // The last PUT again (a retried request): nothing to do, and no request goes back to EM_PROCESSAMENTO.
-    const repeated = state.ultimoPut && canonicalJson(state.ultimoPut) === canonicalJson({ descricao: command.descricao, solicitacoes: command.solicitacoes });
-    if (repeated) return [];
+    // The last PUT again (a retried request) that would change no charge as they are now: nothing
+    // to do, and no request goes back to EM_PROCESSAMENTO. A charge changed since (PATCH /cobv,
+    // a location unlinked) or a request denied then makes it a round: the PUT must take effect.
+    if (repeatsLastPut(state, command.descricao, command.solicitacoes) && command.semEfeitoNasCobrancas === true) return [];
     return [
       { type: 'LoteCobVAlterado', data: { id: command.id, rodada: state.rodada + 1, via: 'ALTERACAO_PUT', descricao: command.descricao, em, solicitacoes: command.solicitacoes } },
     ];

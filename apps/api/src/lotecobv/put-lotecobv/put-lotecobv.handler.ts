@@ -2,13 +2,15 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Pool } from 'pg';
 import { parseLoteCobVBody } from '@pix/contracts';
-import { DomainError } from '@pix/domain';
+import { DomainError, repeatsLastPut } from '@pix/domain';
+import type { EventStore } from '@pix/event-store';
 import { existingCobVTxids, findSolicitacoesByTxid } from '@pix/read-models';
 import type { AppConfig } from '../../config/config';
-import { CONFIG, READ_DB } from '../../infrastructure/tokens';
+import { CONFIG, EVENT_STORE, READ_DB } from '../../infrastructure/tokens';
 import { canonicalLoteId } from '../lote-id';
 import { LoteCobVWriter } from '../lotecobv-writer';
 import { PutLoteCobVCommand } from './put-lotecobv.command';
+import { changesNoCharge } from './repeat-without-effect';
 
 const SCHEMA_DETAIL = 'A requisição que busca alterar ou criar um lote de cobranças com vencimento não respeita o _schema_.';
 
@@ -18,6 +20,7 @@ export class PutLoteCobVHandler implements ICommandHandler<PutLoteCobVCommand, v
     private readonly writer: LoteCobVWriter,
     @Inject(CONFIG) private readonly config: AppConfig,
     @Inject(READ_DB) private readonly db: Pool,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
   async execute(command: PutLoteCobVCommand): Promise<void> {
@@ -25,13 +28,17 @@ export class PutLoteCobVHandler implements ICommandHandler<PutLoteCobVCommand, v
     const id = canonicalLoteId(command.id, 'criacao');
     const { value, violacoes } = parseLoteCobVBody(command.body, { maxSolicitacoes: this.config.loteMaxSolicitacoes, forCreation: true });
     if (!value) throw new DomainError('LoteCobVOperacaoInvalida', SCHEMA_DETAIL, violacoes);
+    const descricao = value.descricao ?? '';
+    const solicitacoes = value.cobsv.map((c) => ({ txid: c.txid, corpo: c.corpo }));
     await this.writer.execute(recebedorId, id, async (state, now) => ({
       type: 'CriarOuAlterarLote',
       id,
-      descricao: value.descricao ?? '',
-      solicitacoes: value.cobsv.map((c) => ({ txid: c.txid, corpo: c.corpo })),
+      descricao,
+      solicitacoes,
       now,
       txidsIndisponiveis: state.exists ? [] : await this.unavailable(recebedorId, id, value.cobsv.map((c) => c.txid)),
+      // Read only for a repeat: whether it may be recorded as nothing (see changesNoCharge).
+      ...(repeatsLastPut(state, descricao, solicitacoes) ? { semEfeitoNasCobrancas: await changesNoCharge(this.store, command.recebedor, id, solicitacoes, now) } : {}),
     }));
   }
 
