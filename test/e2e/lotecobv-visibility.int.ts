@@ -86,6 +86,9 @@ describe('lotecobv: a charge whose creation request is EM_PROCESSAMENTO does not
         expectProblem(patch, 400, 'CobVOperacaoInvalida', 'txid');
         expect(patch.body.violacoes[0].razao).toBe('Este txid está associado a um lote e no referido lote, o status desta cobrança está atribuído como EM_PROCESSAMENTO ou NEGADA.');
       }
+      // Nor can its location be taken from it: it names no txid, so DELETE /loc/{id}/txid unlinks nothing.
+      const unlinked = await api.request('DELETE', `/loc/${hidden[0].loc}/txid`);
+      expect([unlinked.status, unlinked.body.id, 'txid' in unlinked.body]).toEqual([200, hidden[0].loc, false]);
     } finally {
       await sql.query('COMMIT');
     }

@@ -3,7 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Pool } from 'pg';
 import type { PayloadLocationWire } from '@pix/contracts';
 import { payloadLocation, type Recebedor } from '@pix/domain';
-import { findLocAsStored } from '@pix/read-models';
+import { findLoc } from '@pix/read-models';
 import { READ_DB } from '../infrastructure/tokens';
 import { locNotFound } from './get-loc.handler';
 import { LocWriter, parseLocId } from './loc-writer';
@@ -39,8 +39,10 @@ export class UnlinkLocHandler implements ICommandHandler<UnlinkLocCommand, Paylo
       for (const txid of new Set([own.txid, freed])) if (txid !== undefined) await this.writer.unlinkCharge(recebedor.id, txid, n);
       return { id: own.id, location: payloadLocation(own.location), tipoCob: own.tipoCob, criacao: own.criacao };
     }
-    // An implicit location (made with its charge) lives in the charge's stream only.
-    const row = await findLocAsStored(this.db, recebedor.id, n);
+    // An implicit location (made with its charge) lives in the charge's stream only. Read as
+    // clients see it: a charge its batch is still creating does not exist yet (ADR 6), so the
+    // location names no txid and there is nothing to unlink (the charge kept none, an audit).
+    const row = await findLoc(this.db, recebedor.id, n);
     if (!row) throw locNotFound();
     if (row.txid !== undefined) await this.writer.unlinkCharge(recebedor.id, row.txid, n);
     return { id: row.id, location: payloadLocation(row.location), tipoCob: row.tipoCob, criacao: row.criacao };
