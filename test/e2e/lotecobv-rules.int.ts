@@ -173,6 +173,24 @@ describe('lotecobv: the batch rules', () => {
     expect((await api.request('GET', `/loc/${other}`)).body).not.toHaveProperty('txid');
   });
 
+  it('PATCH of the batch creates a denied request\'s charge when its body is complete; a partial one has nothing to revise', async () => {
+    const id = loteId();
+    const [good, complete, partial] = [newTxid('n'), newTxid('n'), newTxid('n')];
+    const zero = validCobV({ valor: { original: '0.00' } });
+    expect((await api.request('PUT', `/lotecobv/${id}`, { descricao: 'Negadas', cobsv: [{ txid: good, ...validCobV() }, { txid: complete, ...zero }, { txid: partial, ...zero }] })).status).toBe(202);
+    expect((await settledBatch(api, id)).cobsv.map((c: any) => c.status)).toEqual(['CRIADA', 'NEGADA', 'NEGADA']);
+    const cobsv = [{ txid: complete, ...validCobV({ valor: { original: '12.34' } }) }, { txid: partial, valor: { original: '12.34' } }];
+    expect((await api.request('PATCH', `/lotecobv/${id}`, { cobsv })).status).toBe(202);
+    const lote = await settledBatch(api, id);
+    expect(lote.cobsv.map((c: any) => [c.txid, c.status, c.problema?.type])).toEqual([
+      [good, 'CRIADA', undefined],
+      [complete, 'CRIADA', undefined],
+      [partial, 'NEGADA', `${PROBLEM}CobVNaoEncontrada`],
+    ]);
+    expect((await api.request('GET', `/cobv/${complete}`)).body).toMatchObject({ revisao: 0, valor: { original: '12.34' }, loc: { tipoCob: 'cobv' } });
+    expect((await api.request('GET', `/cobv/${partial}`)).status).toBe(404);
+  });
+
   it('PATCH revises a subset; a txid outside the original set is refused', async () => {
     const id = loteId();
     const txids = [newTxid('p'), newTxid('p')];

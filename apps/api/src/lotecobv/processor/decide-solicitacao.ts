@@ -64,11 +64,16 @@ export async function decideSolicitacao(deps: ProcessorDeps, recebedor: Recebedo
     async (charge, recorded): Promise<RequestCommand> => {
       // Already decided before a crash: the charge event carries this request's id.
       if (recorded.some((e) => e.id === chargeEventId)) return { done: true };
-      const shape = item.via === 'REVISAO_PATCH' ? validateBody(CobVRevisadaDto, item.corpo) : validateBody(CobVSolicitadaDto, item.corpo);
+      // A PATCH of the batch's `cobsv` carries "solicitações de criação ou alteração" (the
+      // contract): for a request whose charge was never created (denied), a complete body is a
+      // creation, as a PUT of the batch would make it; a partial one has nothing to revise.
+      const creation = item.via === 'REVISAO_PATCH' && !charge.exists ? validateBody(CobVSolicitadaDto, item.corpo) : undefined;
+      const via = creation?.value ? 'CRIACAO' : item.via;
+      const shape = creation?.value ? creation : via === 'REVISAO_PATCH' ? validateBody(CobVRevisadaDto, item.corpo) : validateBody(CobVSolicitadaDto, item.corpo);
       const solicitacao: SolicitacaoEmProcessamento = {
         loteCobVId: item.loteCobVId,
         txid: item.txid,
-        via: item.via,
+        via,
         entrada: shape.value ? { input: shape.value as CobVInput } : { violacoes: shape.violacoes },
         now: deps.clock.now(),
         recebedor,
