@@ -1,4 +1,4 @@
-import { cobvDecider, type CobVCommand, type CobVEvent, type CobVInput, type LocationReferenciada, type Recebedor } from '..';
+import { cobvDecider, MAX_REVISOES_COBV, type CobVCommand, type CobVEvent, type CobVInput, type LocationReferenciada, type Recebedor } from '..';
 import { deciderSpec } from '../testing/decider-spec';
 
 const spec = deciderSpec(cobvDecider);
@@ -34,6 +34,16 @@ describe('cobv decider', () => {
     expect(event.data.cobranca.calendario.validadeAposVencimento).toBe(30);
     expect(event.data.loc).toEqual({ id: 7, location: 'https://pix.example/qr/v2/cobv/x', criacao: now.toISOString() });
     expect(event.data.recebedor).not.toHaveProperty('chaves');
+  });
+
+  it('keeps at most MAX_REVISOES_COBV content revisions: one more is refused, a retry or a removal still goes', () => {
+    let history = created;
+    for (let n = 1; n <= MAX_REVISOES_COBV; n++)
+      history = [...history, ...(spec.given(history).when(patch({ solicitacaoPagador: `Revisão ${n}` })).then((e) => expect(e).toHaveLength(1)) as CobVEvent[])];
+    spec.given(history).when(patch({ solicitacaoPagador: 'Uma a mais' })).thenThrows('CobVOperacaoInvalida');
+    spec.given(history).when(put(body({ valor: { original: '200.00' } }))).thenThrows('CobVOperacaoInvalida');
+    spec.given(history).when(patch({ solicitacaoPagador: `Revisão ${MAX_REVISOES_COBV}` })).then([]);
+    spec.given(history).when(patch({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })).then((e) => expect(e).toMatchObject([{ type: 'CobVRemovida', data: { revisao: MAX_REVISOES_COBV + 1 } }]));
   });
 
   it('alters an ATIVA charge on PUT with revisao + 1, and ignores an identical retry', () => {
