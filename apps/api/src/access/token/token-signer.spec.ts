@@ -43,6 +43,20 @@ describe('verified tokens are remembered, never past their expiry', () => {
     expect(await signer.verify(token)).toEqual({ ok: false, reason: 'O token de acesso expirou.' });
   });
 
+  it('accepts each token in one spelling only: padding or other trailing bits of a segment are refused', async () => {
+    const signer = new TokenSigner(Buffer.alloc(32, 7), () => now);
+    const { token } = await signer.sign(claims, 600);
+    expect((await signer.verify(token)).ok).toBe(true);
+    const [h, p, sig] = token.split('.');
+    // 32 bytes of HMAC are 43 characters: the last carries 4 bits of the hash and 2 spare bits.
+    const last = sig[sig.length - 1];
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const sameBytes = alphabet[alphabet.indexOf(last) ^ 1];
+    expect(Buffer.from(sig.slice(0, -1) + sameBytes, 'base64url')).toEqual(Buffer.from(sig, 'base64url'));
+    for (const variant of [`${token}=`, `${token}==`, `${h}.${p}.${sig.slice(0, -1)}${sameBytes}`, `${h}=.${p}.${sig}`])
+      expect(await signer.verify(variant)).toEqual({ ok: false, reason: 'O token de acesso é inválido.' });
+  });
+
   it('a forged token is not remembered as valid because a genuine one was', async () => {
     const signer = new TokenSigner(NEW, () => now);
     const { token } = await signer.sign(claims, 60);

@@ -76,6 +76,9 @@ export class TokenSigner {
   }
 
   private async verifyUncached(token: string): Promise<VerifyResult> {
+    // One spelling per token (RFC 7515 base64url, no padding): jose also took `TOKEN==` and a
+    // signature with other trailing bits, so one token had several accepted strings (an audit).
+    if (!isCanonicalCompactJws(token)) return { ok: false, reason: 'O token de acesso é inválido.' };
     try {
       const { kid } = decodeProtectedHeader(token);
       // Tokens from before key ids existed carry none: only the current key may verify them.
@@ -90,4 +93,10 @@ export class TokenSigner {
       return { ok: false, reason: 'O token de acesso é inválido.' };
     }
   }
+}
+
+/** Three base64url segments without padding, each the exact encoding of its bytes (no stray trailing bits). */
+function isCanonicalCompactJws(token: string): boolean {
+  const parts = token.split('.');
+  return parts.length === 3 && parts.every((part) => /^[A-Za-z0-9_-]*$/.test(part) && Buffer.from(part, 'base64url').toString('base64url') === part);
 }
