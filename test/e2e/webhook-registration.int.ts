@@ -110,14 +110,14 @@ describe('webhook registration (local mode)', () => {
     ['an EVP key in capitals', LOCAL_KEY.toUpperCase(), { webhookUrl: 'https://pix.example.com/h' }, 'chave'],
     ['a CPF with wrong check digits', '12345678900', { webhookUrl: 'https://pix.example.com/h' }, 'chave'],
     ['a valid key of someone else', randomUUID(), { webhookUrl: 'https://pix.example.com/h' }, 'chave'],
-    ['a URL that is not a URL', LOCAL_KEY, { webhookUrl: 'não é url' }, 'webhookUrl'],
-    ['a URL of another scheme', LOCAL_KEY, { webhookUrl: 'ftp://pix.example.com/h' }, 'webhookUrl'],
-    ['a URL with credentials', LOCAL_KEY, { webhookUrl: 'https://user:secret@pix.example.com/h' }, 'webhookUrl'],
-    ['a URL with a fragment', LOCAL_KEY, { webhookUrl: 'https://pix.example.com/h#x' }, 'webhookUrl'],
-    ['an empty URL', LOCAL_KEY, { webhookUrl: '' }, 'webhookUrl'],
-    ['a URL that is a number', LOCAL_KEY, { webhookUrl: 42 }, 'webhookUrl'],
-    ['no webhookUrl', LOCAL_KEY, {}, 'webhookUrl'],
-    ['an unknown field', LOCAL_KEY, { webhookUrl: 'https://pix.example.com/h', extra: 1 }, 'extra'],
+    ['a URL that is not a URL', LOCAL_KEY, { webhookUrl: 'não é url' }, 'webhook.webhookUrl'],
+    ['a URL of another scheme', LOCAL_KEY, { webhookUrl: 'ftp://pix.example.com/h' }, 'webhook.webhookUrl'],
+    ['a URL with credentials', LOCAL_KEY, { webhookUrl: 'https://user:secret@pix.example.com/h' }, 'webhook.webhookUrl'],
+    ['a URL with a fragment', LOCAL_KEY, { webhookUrl: 'https://pix.example.com/h#x' }, 'webhook.webhookUrl'],
+    ['an empty URL', LOCAL_KEY, { webhookUrl: '' }, 'webhook.webhookUrl'],
+    ['a URL that is a number', LOCAL_KEY, { webhookUrl: 42 }, 'webhook.webhookUrl'],
+    ['no webhookUrl', LOCAL_KEY, {}, 'webhook.webhookUrl'],
+    ['an unknown field', LOCAL_KEY, { webhookUrl: 'https://pix.example.com/h', extra: 1 }, 'webhook.extra'],
     ['an array body', LOCAL_KEY, [{ webhookUrl: 'https://pix.example.com/h' }], 'webhook'],
   ];
   it.each(invalid)('refuses %s with 400 WebhookOperacaoInvalida naming the property, changing nothing', async (_name, chave, body, propriedade) => {
@@ -149,7 +149,7 @@ describe('webhook registration (production mode: https only)', () => {
 
   it('refuses an http URL with WebhookOperacaoInvalida on webhookUrl and accepts https', async () => {
     const http = await api.request('PUT', path(LOCAL_KEY), { webhookUrl: 'http://pix.example.com/api/webhook' });
-    expectProblem(http, 400, 'WebhookOperacaoInvalida', 'webhookUrl');
+    expectProblem(http, 400, 'WebhookOperacaoInvalida', 'webhook.webhookUrl');
     expectProblem(await api.request('GET', path(LOCAL_KEY)), 404, 'WebhookNaoEncontrado');
     const https = await api.request('PUT', path(LOCAL_KEY), { webhookUrl: 'https://pix.example.com/api/webhook' });
     expect(https.status).toBe(200);
@@ -172,7 +172,7 @@ describe('webhook registration (production mode: https only)', () => {
     'https://[fe80::1]/hook',
     'https://224.0.0.1/hook',
   ])('refuses %s (private, loopback, link-local, metadata or multicast) and stores nothing', async (webhookUrl) => {
-    expectProblem(await api.request('PUT', path(LOCAL_KEY), { webhookUrl }), 400, 'WebhookOperacaoInvalida', 'webhookUrl');
+    expectProblem(await api.request('PUT', path(LOCAL_KEY), { webhookUrl }), 400, 'WebhookOperacaoInvalida', 'webhook.webhookUrl');
   });
 
   it('mounts neither the sandbox payer nor the in-process notifier endpoints', async () => {

@@ -58,7 +58,7 @@ describe('webhookUrlViolations', () => {
   ])('refuses %s', (_label, url) => {
     const violations = webhookUrlViolations(url, local);
     expect(violations).toHaveLength(1);
-    expect(violations[0].propriedade).toBe('webhookUrl');
+    expect(violations[0].propriedade).toBe('webhook.webhookUrl');
     expect(violations[0].valor).toMatch(/^[\x20-\x7e]*$/);
   });
 

@@ -22,7 +22,7 @@ const PATH_AND_QUERY = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*$/;
  * plainly. The check parses and compares; no regex alone decides what a URL means.
  */
 export function webhookUrlViolations(raw: string, politica: PoliticaWebhook): Violation[] {
-  const bad = (razao: string): Violation[] => [{ razao, propriedade: 'webhookUrl', valor: printable(raw) }];
+  const bad = (razao: string): Violation[] => [{ razao, propriedade: 'webhook.webhookUrl', valor: printable(raw) }];
   if (!ALLOWED_CHARACTERS.test(raw)) return bad('O campo webhookUrl contém espaços, caracteres de controle, invisíveis, não ASCII ou barras invertidas.');
   if (raw.includes('#')) return bad('O campo webhookUrl não pode conter fragmento (#).');
   const shape = SHAPE.exec(raw);

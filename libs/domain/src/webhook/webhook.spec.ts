@@ -51,9 +51,9 @@ describe('webhook decider', () => {
   it.each<[string, WebhookCommand, string]>([
     ['a malformed key', put('https://r.example/hook', { chave: 'not-a-key' }), 'chave'],
     ['a key of another receiver', put('https://r.example/hook', { chave: '+5511999998888' }), 'chave'],
-    ['a URL that is not one', put('not a url'), 'webhookUrl'],
-    ['http in production', put('http://r.example/hook'), 'webhookUrl'],
-    ['credentials in the URL', put('https://user:pw@r.example/hook'), 'webhookUrl'],
+    ['a URL that is not one', put('not a url'), 'webhook.webhookUrl'],
+    ['http in production', put('http://r.example/hook'), 'webhook.webhookUrl'],
+    ['credentials in the URL', put('https://user:pw@r.example/hook'), 'webhook.webhookUrl'],
   ])('refuses %s with WebhookOperacaoInvalida', (_n, command, property) => {
     spec.given([]).when(command).thenThrows('WebhookOperacaoInvalida', [property]);
   });

@@ -19,7 +19,7 @@ export class PutWebhookHandler implements ICommandHandler<PutWebhookCommand> {
     const unsafe = this.config.delivery.allowPrivateTargets ? undefined : await unsafeTargetReason(value.webhookUrl);
     if (unsafe)
       throw new DomainError('WebhookOperacaoInvalida', 'O webhookUrl não é um destino permitido.', [
-        { razao: `O campo webhookUrl não respeita o _schema_: ${unsafe}.`, propriedade: 'webhookUrl', valor: value.webhookUrl.slice(0, 200) },
+        { razao: `O campo webhookUrl não respeita o _schema_: ${unsafe}.`, propriedade: 'webhook.webhookUrl', valor: value.webhookUrl.slice(0, 200) },
       ]);
     const state = await this.writer.execute(chave, (now) => ({
       type: 'ConfigurarWebhook',
