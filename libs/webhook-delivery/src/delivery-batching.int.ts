@@ -87,6 +87,11 @@ describe('webhook delivery: batched callbacks', () => {
     ]);
     // The late Pix went in a POST of its own (alone, under its own id), after the batch's first try.
     expect(r.requests.filter((q) => e2eIds(q.body).includes(extraInput.endToEndId)).map((q) => q.headers['webhook-id'])).toEqual([extra]);
+    // The batch's lines name its key, its first endToEndIds and how many more, on one line each.
+    const [x, y, z] = e2eIds(a.body);
+    const lines = h.logger.lines.filter((l) => l.includes(`webhook ${a.headers['webhook-id']} (6 Pix) attempt `));
+    expect(lines).toHaveLength(3);
+    for (const line of lines) expect(line).toContain(` for chave key-retry, endToEndIds ${x}, ${y}, ${z} and 3 more: HTTP `);
   });
 
   it('413 to big batches: halves are sent until they fit, and later batches stay that small', async () => {
@@ -99,6 +104,8 @@ describe('webhook delivery: batched callbacks', () => {
     const ok = r.requests.filter((q) => e2eIds(q.body).length <= 3);
     expect(ok.flatMap((q) => e2eIds(q.body))).toHaveLength(12); // each Pix accepted exactly once
     expect(r.requests[0].headers['webhook-id']).not.toBe(r.requests[1].headers['webhook-id']); // a half is a new delivery
+    const [first] = e2eIds(r.requests[0].body);
+    expect(h.logger.lines.find((l) => l.includes(`webhook ${r.requests[0].headers['webhook-id']} to `))).toContain(`for chave key-413, endToEndIds ${first}, `);
 
     const more: string[] = [];
     for (let i = 0; i < 8; i++) more.push((await h.outbox.enqueue(cashIn('key-413'))).id);

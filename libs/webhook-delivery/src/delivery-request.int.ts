@@ -68,7 +68,7 @@ describe('webhook delivery: the request, deduplication and cancellation', () => 
     const { id } = await h.outbox.enqueue(cashIn('key-token'));
     await waitFor('delivered', async () => (await h.outbox.get(id))?.status === 'delivered');
     const lines = h.logger.lines.filter((l) => l.includes(id));
-    expect(lines).toEqual([expect.stringContaining(`attempt 1 to ${receiver.baseUrl}/hook?…: HTTP 200`)]);
+    expect(lines).toEqual([expect.stringContaining(`attempt 1 to ${receiver.baseUrl}/hook?… for chave key-token, endToEndId `)]);
     expect(lines.join('\n')).not.toContain('QSECRETQ');
   });
 

@@ -21,7 +21,8 @@ describe('webhook delivery: retries, dead notifications and resend', () => {
   it('a receiver answering 500 twice then 200 gets it on the 3rd attempt, same webhook-id, all attempts logged', async () => {
     const r = await receiver({ responder: (_req, i) => ({ status: i < 2 ? 500 : 200 }) });
     h.registrations.urls.set('key-500', r.baseUrl);
-    const { id } = await h.outbox.enqueue(cashIn('key-500'));
+    const input = cashIn('key-500');
+    const { id } = await h.outbox.enqueue(input);
     await waitFor('delivered', async () => (await status(id)) === 'delivered');
 
     expect(r.requests.map((q) => q.headers['webhook-id'])).toEqual([id, id, id]);
@@ -39,6 +40,8 @@ describe('webhook delivery: retries, dead notifications and resend', () => {
     const lines = h.logger.lines.filter((l) => l.includes(`webhook ${id} attempt`));
     expect(lines.map((l) => l.split(' ')[0])).toEqual(['WARN', 'WARN', 'webhook']);
     expect(lines[0]).toMatch(/^WARN webhook \S+ attempt 1 to .*: HTTP 500 in \d+ ms; next attempt at /);
+    // Each line names what a customer quotes: the key and the endToEndId (never the receiver's answer).
+    for (const line of lines) expect(line).toContain(` for chave key-500, endToEndId ${input.endToEndId}: HTTP `);
   });
 
   it('a DELETE stops what waits for a retry even when the webhook is registered again before it comes due', async () => {
@@ -69,12 +72,13 @@ describe('webhook delivery: retries, dead notifications and resend', () => {
     };
     try {
       const stored = Date.now();
-      const { id } = await h.outbox.enqueue(cashIn('key-lookup'));
+      const input = cashIn('key-lookup');
+      const { id } = await h.outbox.enqueue(input);
       await waitFor('delivered', async () => (await status(id)) === 'delivered', 5000);
       expect(r.requests).toHaveLength(1);
       expect(r.requests[0].receivedAt - stored).toBeGreaterThanOrEqual(900);
       expect((await h.outbox.attempts(id)).map((a) => [a.attempt, a.statusCode, a.outcome])).toEqual([[1, 200, 'delivered']]);
-      expect(h.logger.lines.filter((l) => l.includes(`webhook ${id}: not sent, the webhook lookup failed (terminating connection due to administrator command); due again in 1000 ms`))).toHaveLength(1);
+      expect(h.logger.lines.filter((l) => l.includes(`webhook ${id} for chave ${input.chave}, endToEndId ${input.endToEndId}: not sent, the webhook lookup failed (terminating connection due to administrator command); due again in 1000 ms`))).toHaveLength(1);
     } finally {
       registrations.urlFor = read;
     }

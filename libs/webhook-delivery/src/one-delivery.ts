@@ -4,7 +4,7 @@ import type { ResolvedDeliveryConfig } from './config';
 import type { HttpSender } from './http-sender';
 import type { Lanes } from './lanes';
 import type { AttemptRecorder } from './attempt-recorder';
-import { claimLogger } from './claim-logger';
+import { carried, claimLogger } from './claim-logger';
 import { recordCancelled, recordSplit, releaseUnsent } from './record-result';
 import { releaseUnbatched, sweepBeforeRemoval, type RegistrationSweepDeps } from './registration-sweep';
 import { urlForLog } from './log-url';
@@ -48,19 +48,19 @@ export async function deliverOne(deps: OneDeliveryDeps, claim: ClaimedNotificati
     // again shortly, and does not use up one of the receiver's scheduled attempts (outage audit).
     const now = clock.now();
     await releaseUnsent(pool, [claim], now, new Date(now.getTime() + LOOKUP_RETRY_MS));
-    logger.error(`webhook ${claim.id}: not sent, the webhook lookup failed (${(error as Error).message}); due again in ${LOOKUP_RETRY_MS} ms, the attempt not counted`);
+    logger.error(`webhook ${claim.id} for ${carried(claim)}: not sent, the webhook lookup failed (${(error as Error).message}); due again in ${LOOKUP_RETRY_MS} ms, the attempt not counted`);
     return;
   }
   if (webhookUrl === undefined) {
     const reason = `no webhook registered for chave ${claim.chave}`;
     const applied = await recordCancelled(pool, claim, reason, clock.now());
-    if (applied) logger.log(`webhook ${claim.id}: cancelled, ${reason}`);
+    if (applied) logger.log(`webhook ${claim.id} for ${carried(claim)}: cancelled, ${reason}`);
     return;
   }
   const kept = await sweepBeforeRemoval(deps, claim, clock.now());
   if (kept !== undefined && kept.length < claim.items.length) {
     if (kept.length > 0) await releaseUnbatched(pool, claim, kept, clock.now());
-    logger.log(`webhook ${claim.id}: not sent, ${claim.items.length - kept.length} of its ${claim.items.length} Pix stored before the webhook of chave ${claim.chave} was removed and registered again${kept.length > 0 ? '; the others go in a delivery of their own' : ''}`);
+    logger.log(`webhook ${claim.id} for ${carried(claim)}: not sent, ${claim.items.length - kept.length} of its ${claim.items.length} Pix stored before the webhook of chave ${claim.chave} was removed and registered again${kept.length > 0 ? '; the others go in a delivery of their own' : ''}`);
     return;
   }
   const url = `${webhookUrl}/pix`; // the official callback: plain concatenation, as BCB specifies
@@ -81,7 +81,7 @@ export async function deliverOne(deps: OneDeliveryDeps, claim: ClaimedNotificati
     const wait = Math.min(parseRetryAfter(result.retryAfter, finishedAt) ?? 0, config.maxRetryAfterMs);
     const nextAttemptAt = new Date(finishedAt.getTime() + wait);
     const applied = await recordSplit(pool, claim, { at, url, statusCode: 413, error, latencyMs: result.latencyMs, outcome: 'retry', nextAttemptAt, finishedAt });
-    (logger.warn ?? logger.log).call(logger, `webhook ${claim.id} to ${urlForLog(url)}: ${error}${applied ? '' : '; lease lost, left to its new holder'}`);
+    (logger.warn ?? logger.log).call(logger, `webhook ${claim.id} to ${urlForLog(url)} for ${carried(claim)}: ${error}${applied ? '' : '; lease lost, left to its new holder'}`);
     return;
   }
   await record(deps, claim, url, result, at);
@@ -124,7 +124,7 @@ async function record(deps: OneDeliveryDeps, claim: ClaimedNotification, url: st
   } catch {
     /* an observer's failure is not the delivery's */
   }
-  const what = `webhook ${claim.id}${claim.items.length > 1 ? ` (${claim.items.length} Pix)` : ''} attempt ${claim.attempt} to ${urlForLog(url)}: ${result.error ?? `HTTP ${result.statusCode}`} in ${Math.round(result.latencyMs)} ms`;
+  const what = `webhook ${claim.id}${claim.items.length > 1 ? ` (${claim.items.length} Pix)` : ''} attempt ${claim.attempt} to ${urlForLog(url)} for ${carried(claim)}: ${result.error ?? `HTTP ${result.statusCode}`} in ${Math.round(result.latencyMs)} ms`;
   if (!applied) logger.error(`${what}; lease lost (taken over or resent meanwhile), status left to its new holder`);
   else if (decision.outcome === 'delivered') logger.log(`${what}; delivered`);
   else if (decision.outcome === 'dead') logger.error(`${what}; retry schedule exhausted, kept as dead`);
