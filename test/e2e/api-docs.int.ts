@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse } from 'yaml';
+import { PIX_SCOPES } from '@pix/domain';
 import { startApi, type RunningApi } from '../support/api-harness';
 
 // The API's own contract: GET /openapi.json lists exactly the routes the running server serves
@@ -62,6 +63,24 @@ describe.each(['local', 'production'])('the API document in %s mode', (mode) => 
     expect(JSON.stringify(doc)).not.toMatch(/"pattern":"\/\^/);
     expect(doc.components.schemas.WebhookCompleto.required).toContain('chave');
     await SwaggerParser.validate(structuredClone(doc));
+  });
+
+  it("offers in its OAuth2 scheme only the scopes of the served operations, which the client is granted (Swagger UI's Authorize, every box ticked)", async () => {
+    const doc: any = await (await fetch(`${api.baseUrl}/openapi.json`)).json();
+    const used = new Set<string>();
+    for (const item of Object.values<any>(doc.paths)) for (const m of METHODS) for (const r of item[m]?.security ?? []) for (const s of r.OAuth2 ?? []) used.add(s);
+    const offered = Object.keys(doc.components.securitySchemes.OAuth2.flows.clientCredentials.scopes);
+    expect(offered.sort()).toEqual([...used].sort());
+    expect(offered).toContain('cobv.write');
+    expect(offered).not.toContain('cob.write');
+    // What the sandbox client (local) or a registered client with every scope gets.
+    expect(PIX_SCOPES).toEqual(expect.arrayContaining(offered));
+    const token = await fetch(`${api.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: api.client.clientId, client_secret: api.client.secret, scope: offered.join(' ') }),
+    });
+    expect(token.status).toBe(200);
   });
 });
 

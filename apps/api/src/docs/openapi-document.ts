@@ -65,13 +65,27 @@ export function buildApiDocument(served: ServedRoute[], options: { basePath: str
     components: {
       ...contract.components,
       schemas: { ...contract.components.schemas, ...OWN_SCHEMAS },
-      securitySchemes: { ...contract.components.securitySchemes, OAuth2: oauthHere(contract.components.securitySchemes.OAuth2), operatorToken: { type: 'http', scheme: 'bearer', description: 'NOTIFIER_OPERATOR_TOKEN do notificador (/notifier/...).' } },
+      securitySchemes: { ...contract.components.securitySchemes, OAuth2: oauthHere(contract.components.securitySchemes.OAuth2, scopesOf(paths)), operatorToken: { type: 'http', scheme: 'bearer', description: 'NOTIFIER_OPERATOR_TOKEN do notificador (/notifier/...).' } },
     },
   };
 }
 
-/** The contract's OAuth2 scheme, with its token URL on this server (Swagger UI's "Authorize" then works). */
-function oauthHere(scheme: any): any {
-  if (!scheme?.flows?.clientCredentials) return scheme;
-  return { ...scheme, flows: { ...scheme.flows, clientCredentials: { ...scheme.flows.clientCredentials, tokenUrl: '/oauth/token' } } };
+/** Every OAuth2 scope the documented operations ask for. */
+export function scopesOf(paths: Record<string, any>): Set<string> {
+  const scopes = new Set<string>();
+  for (const item of Object.values(paths))
+    for (const m of METHODS) for (const requirement of item[m]?.security ?? []) for (const scope of requirement.OAuth2 ?? []) scopes.add(scope);
+  return scopes;
+}
+
+/**
+ * The contract's OAuth2 scheme with its token URL on this server and only the scopes of the
+ * operations served: Swagger UI's "Authorize" with every box ticked asked for the contract's
+ * scopes of endpoints not served here (cob.*, rec.*, ...), which no client is granted (invalid_scope).
+ */
+function oauthHere(scheme: any, served: Set<string>): any {
+  const flow = scheme?.flows?.clientCredentials;
+  if (!flow) return scheme;
+  const scopes = Object.fromEntries(Object.entries(flow.scopes ?? {}).filter(([scope]) => served.has(scope)));
+  return { ...scheme, flows: { ...scheme.flows, clientCredentials: { ...flow, tokenUrl: '/oauth/token', scopes } } };
 }
