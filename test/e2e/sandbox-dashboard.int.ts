@@ -147,6 +147,11 @@ describe('sandbox dashboard (local mode, in Chromium)', () => {
       await page.waitForFunction((sel) => (globalThis as any).document.querySelectorAll(sel).length === 2, `${note} table.attempts tbody tr`, { timeout: 10_000 });
       const ids = receiver.forEndToEndId(e2e).map((r) => r.headers['webhook-id']);
       expect(ids[0]).toBe(ids[1]);
+      // The API's attempt numbers (a resend starts again at 1, marked), and the confirmation outlives the 1 s refreshes.
+      await expectText(page, `${note} table.attempts tbody tr:nth-child(2) td[data-label="#"]`, '1 (after resend 1)');
+      expect(await attempts.locator('td[data-label="Outcome"]').allTextContents()).toEqual(['delivered', 'delivered']);
+      await page.waitForTimeout(2500);
+      await expectText(page, `${note} output`, 'Resend queued.', 1000);
       await shot(5, 'resent');
 
       // The page never scrolls sideways, at either width; nothing was blocked by the policy or thrown.
@@ -155,6 +160,59 @@ describe('sandbox dashboard (local mode, in Chromium)', () => {
       await page.close();
     });
   }
+
+  it('says so in plain words when the API does not answer: in the form acted on, and readably in the header', async () => {
+    // Something to act on: an active charge and a notification (delivered to the test receiver).
+    const hook = `${receiver.url}/down`;
+    expect((await api.request('PUT', `/webhook/${LOCAL_KEY}`, { webhookUrl: hook })).status).toBeLessThan(300);
+    const paid = newTxid('down');
+    expect((await api.request('PUT', `/cobv/${paid}`, validCobV({}, 0))).status).toBe(201);
+    expect((await fetch(`${api.baseUrl}/sandbox/cash-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ txid: paid, data: todaySaoPaulo() }) })).status).toBe(202);
+    const open = newTxid('open');
+    expect((await api.request('PUT', `/cobv/${open}`, validCobV({}, 0))).status).toBe(201);
+
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const thrown: string[] = [];
+    page.on('pageerror', (e) => thrown.push(e.message));
+    await page.goto(`${api.baseUrl}/sandbox`);
+    await expectText(page, '#live', /^Live/);
+    await expectText(page, `#notification-list article[data-txid="${paid}"] .status`, 'delivered');
+
+    // While it answers: a modality without its amount is named before sending (placeholders are examples).
+    const fine = page.locator('fieldset', { has: page.locator('legend', { hasText: 'Fine' }) });
+    await fine.getByLabel('Modality').selectOption('2');
+    await expect(fine.getByLabel('Amount or %', { exact: true }).getAttribute('placeholder')).resolves.toBe('e.g. 2.00');
+    await page.getByRole('button', { name: 'Create charge' }).click();
+    await expectText(page, '#charge-result', 'Enter an amount or % for the modality chosen: Fine.');
+    await fine.getByLabel('Modality').selectOption('');
+    // A payment date past the charge's validity: its reason once, not twice.
+    await page.locator('#pay-form [name=txid]').selectOption(open);
+    await page.getByLabel('Payment date').fill(plusDays(todaySaoPaulo(), 90));
+    await expectText(page, '#pay-cost', /DPP superior/);
+    expect((await page.locator('#pay-cost').textContent())!.split('DPP superior').length).toBe(2);
+    await page.getByLabel('Payment date').fill(todaySaoPaulo());
+
+    // Then nothing answers (as with the API stopped): every request the page makes is refused.
+    await page.route('**/*', (route) => route.abort('connectionrefused'));
+    const didNotAnswer = /^The API did not answer: Failed to fetch/;
+    await page.getByRole('button', { name: 'Create charge' }).click();
+    await expectText(page, '#charge-result', didNotAnswer);
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await expectText(page, '#pay-result', didNotAnswer);
+    const webhookForm = page.locator(`form.webhook[data-chave="${LOCAL_KEY}"]`);
+    await webhookForm.getByRole('button', { name: 'Save' }).click();
+    await expectText(page, `form.webhook[data-chave="${LOCAL_KEY}"] output`, didNotAnswer);
+    const note = page.locator(`#notification-list article[data-txid="${paid}"]`);
+    await note.getByRole('button', { name: 'Resend' }).click();
+    await expectText(page, `#notification-list article[data-txid="${paid}"] output`, didNotAnswer);
+    await expectText(page, '#live', /^Not updated since \d\d:\d\d:\d\d: The API did not answer: Failed to fetch/);
+    // Readable on the green bar: WCAG AA contrast (4.5:1) between the text and what is behind it.
+    expect(await page.locator('#live').evaluate(contrast)).toBeGreaterThanOrEqual(4.5);
+    await page.screenshot({ path: path.join(SHOTS, '06-api-down-1280.png'), fullPage: true });
+    expect(thrown).toEqual([]);
+    await page.close();
+  });
 
   it('is not there in production mode', async () => {
     const production = await startApi({ env: { MODE: 'production' } });
@@ -165,6 +223,20 @@ describe('sandbox dashboard (local mode, in Chromium)', () => {
     }
   });
 });
+
+/** The contrast ratio of an element's text against its own background, or its nearest ancestor's (runs in the page). */
+function contrast(el: any): number {
+  const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
+  const lum = ([r, g, b]: number[]) => {
+    const f = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  let back = el;
+  const g = globalThis as any;
+  while (back && rgb(g.getComputedStyle(back).backgroundColor)[3] === 0) back = back.parentElement;
+  const [a, b] = [lum(rgb(g.getComputedStyle(el).color)), lum(rgb(g.getComputedStyle(back).backgroundColor))].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}
 
 /** Waits until the element's text equals `expected` (or matches it), else fails saying what it showed. */
 async function expectText(page: Page, selector: string, expected: string | RegExp, timeout = 10_000): Promise<void> {

@@ -4,7 +4,9 @@
 'use strict';
 
 const DAY = 86_400_000;
-const state = { session: null, token: null, tokenRequest: null, tokenUntil: 0, base: '/v2', qr: new Map(), due: new Map(), shown: new Map() };
+const state = { session: null, token: null, tokenRequest: null, tokenUntil: 0, base: '/v2', qr: new Map(), due: new Map(), shown: new Map(), notes: new Map(), updatedAt: null };
+/** How long an action's confirmation stays beside its notification (the page refreshes every second). */
+const NOTE_MS = 6000;
 
 // ---- small helpers -------------------------------------------------------------------------
 
@@ -34,8 +36,27 @@ function show(container, key, build) {
 /** A problem (RFC 7807) as one readable line, with the properties at fault. */
 function describe(body, status) {
   if (!body || typeof body !== 'object') return `HTTP ${status}`;
-  const v = (body.violacoes || []).map((x) => `${x.propriedade}: ${x.razao}`).join('; ');
+  // A violation the detail already says is not said twice.
+  const v = (body.violacoes || []).filter((x) => !(body.detail && x.razao && body.detail.includes(x.razao))).map((x) => `${x.propriedade}: ${x.razao}`).join('; ');
   return `${body.title || body.error || `HTTP ${status}`}${body.detail ? ` — ${body.detail}` : ''}${v ? ` (${v})` : ''}`;
+}
+
+/**
+ * Why an action or a refresh failed, in plain words: fetch rejects (a TypeError, "Failed to
+ * fetch") when nothing answered at all (the API stopped, a wrong port), not on HTTP errors.
+ */
+function failure(error) {
+  return error instanceof TypeError ? `The API did not answer: ${error.message}. Is it running?` : error.message;
+}
+
+/** Runs a form's action, showing a failure to reach the API in the form's own output. */
+async function guarded(out, action) {
+  try {
+    await action();
+  } catch (error) {
+    out.value = failure(error);
+    out.className = 'error';
+  }
 }
 
 // ---- talking to the API ----------------------------------------------------------------------
@@ -174,18 +195,24 @@ async function updateCost() {
   state.costFor = select.value;
   const out = $('pay-cost');
   if (!option || !option.value || !date) return void (out.value = '–');
-  const cost = await costOn(option.dataset.location, date);
-  out.value = cost.error ? cost.error : money(cost.final);
-  out.dataset.final = cost.final || '';
+  out.className = '';
+  await guarded(out, async () => {
+    const cost = await costOn(option.dataset.location, date);
+    out.value = cost.error ? cost.error : money(cost.final);
+    out.className = cost.error ? 'error' : '';
+    out.dataset.final = cost.final || '';
+  });
 }
 
 async function pay(event) {
   event.preventDefault();
   const form = event.target;
   const out = $('pay-result');
-  const r = await call('POST', '/sandbox/cash-in', { txid: form.txid.value, data: form.data.value }, { api: false });
-  out.value = r.ok ? `Paid ${money(r.body.valor)} on ${form.data.value}: endToEndId ${r.body.endToEndId}` : `Refused: ${describe(r.body, r.status)}`;
-  out.className = r.ok ? 'ok' : 'error';
+  await guarded(out, async () => {
+    const r = await call('POST', '/sandbox/cash-in', { txid: form.txid.value, data: form.data.value }, { api: false });
+    out.value = r.ok ? `Paid ${money(r.body.valor)} on ${form.data.value}: endToEndId ${r.body.endToEndId}` : `Refused: ${describe(r.body, r.status)}`;
+    out.className = r.ok ? 'ok' : 'error';
+  });
   await tick();
 }
 
@@ -209,16 +236,34 @@ function chargeBody(f) {
   return body;
 }
 
+/** A modality chosen without its amount (the placeholders are examples, not values), in plain words. */
+function missingAmounts(f) {
+  const names = { multa: 'Fine', juros: 'Interest', abatimento: 'Rebate' };
+  const missing = Object.keys(names).filter((k) => f[`${k}Modalidade`].value && !f[`${k}Valor`].value.trim());
+  const d = Number(f.descontoModalidade.value);
+  if (d >= 3 && !f.descontoValor.value.trim()) missing.push('desconto');
+  return missing.length === 0 ? '' : `Enter an amount or % for the modality chosen: ${missing.map((k) => names[k] || 'Discount').join(', ')}.`;
+}
+
 async function createCharge(event) {
   event.preventDefault();
   const f = event.target;
   const txid = f.txid.value.trim() || (crypto.randomUUID() + crypto.randomUUID()).replace(/-/g, '').slice(0, 32);
   const out = $('charge-result');
-  const r = await call('PUT', `/cobv/${encodeURIComponent(txid)}`, chargeBody(f));
-  out.value = r.ok ? `Created ${txid} (revisão ${r.body.revisao}).` : `Refused: ${describe(r.body, r.status)}`;
-  out.className = r.ok ? 'ok' : 'error';
-  out.dataset.txid = r.ok ? txid : '';
-  if (r.ok) f.txid.value = '';
+  out.dataset.txid = '';
+  const missing = missingAmounts(f);
+  if (missing) {
+    out.value = missing;
+    out.className = 'error';
+    return;
+  }
+  await guarded(out, async () => {
+    const r = await call('PUT', `/cobv/${encodeURIComponent(txid)}`, chargeBody(f));
+    out.value = r.ok ? `Created ${txid} (revisão ${r.body.revisao}).` : `Refused: ${describe(r.body, r.status)}`;
+    out.className = r.ok ? 'ok' : 'error';
+    out.dataset.txid = r.ok ? txid : '';
+    if (r.ok) f.txid.value = '';
+  });
   await tick();
 }
 
@@ -252,61 +297,82 @@ async function saveWebhook(event) {
   event.preventDefault();
   const form = event.target;
   const out = form.querySelector('output');
-  const r = await call('PUT', `/webhook/${encodeURIComponent(form.dataset.chave)}`, { webhookUrl: form.webhookUrl.value.trim() });
-  if (!r.ok) {
-    out.value = `Refused: ${describe(r.body, r.status)}`;
-    out.className = 'error';
-    return;
-  }
-  state.shown.delete('webhook-list');
-  await refreshWebhooks();
+  await guarded(out, async () => {
+    const r = await call('PUT', `/webhook/${encodeURIComponent(form.dataset.chave)}`, { webhookUrl: form.webhookUrl.value.trim() });
+    if (!r.ok) {
+      out.value = `Refused: ${describe(r.body, r.status)}`;
+      out.className = 'error';
+      return;
+    }
+    state.shown.delete('webhook-list');
+    await refreshWebhooks();
+  });
 }
 
 async function refreshNotifications() {
   const r = await call('GET', '/notifier/notifications?limit=20', undefined, { api: false });
   if (!r.ok) throw new Error(`notifications: ${describe(r.body, r.status)}`);
   const list = r.body.notificacoes;
-  show($('notification-list'), JSON.stringify(list), () => (list.length === 0 ? h('p', null, 'No notifications yet: pay a charge.') : list.map((n) =>
+  for (const [id, note] of state.notes) if (note.until <= Date.now()) state.notes.delete(id);
+  show($('notification-list'), JSON.stringify([list, [...state.notes]]), () => (list.length === 0 ? h('p', null, 'No notifications yet: pay a charge.') : list.map((n) =>
     h('article', { class: 'notification', dataset: { id: n.id, txid: n.txid, status: n.status } },
       h('h3', null, `${n.pix.valor ? money(n.pix.valor) : ''} for `, h('code', null, n.txid), ' ', h('span', { class: `status ${n.status}` }, n.status)),
       h('p', { class: 'meta' }, 'endToEndId ', h('code', null, n.endToEndId), ` · queued ${time(n.createdAt)}`, n.reason ? ` · ${n.reason}` : ''),
       n.attempts.length === 0 ? h('p', null, 'No attempts yet.') : h('table', { class: 'attempts stack' },
         h('caption', null, `Delivery attempts (${n.attempts.length})`),
         h('thead', null, h('tr', null, ...['#', 'Time', 'URL', 'HTTP status', 'Latency', 'Error', 'Outcome'].map((t) => h('th', { scope: 'col' }, t)))),
-        h('tbody', null, n.attempts.map((a, i) => h('tr', { class: a.outcome },
-          // The outbox numbers attempts within a cycle (a resend starts at 1 again): the log numbers them all.
-          h('td', { 'data-label': '#' }, i + 1),
+        h('tbody', null, n.attempts.map((a) => h('tr', { class: a.outcome },
+          // The API's number: attempts count within a cycle, and a resend starts one at 1 again.
+          h('td', { 'data-label': '#' }, a.resend > 0 ? `${a.attempt} (after resend ${a.resend})` : a.attempt),
           h('td', { 'data-label': 'Time' }, time(a.at)),
           h('td', { 'data-label': 'URL' }, h('code', null, a.url || '–')),
           h('td', { 'data-label': 'HTTP status' }, a.statusCode ?? '–'),
           h('td', { 'data-label': 'Latency' }, `${a.latencyMs} ms`),
           h('td', { 'data-label': 'Error' }, a.error || '–'),
-          h('td', { 'data-label': 'Outcome' }, a.attempt > 1 ? `${a.outcome} (retry ${a.attempt - 1})` : a.outcome))))),
-      h('button', { type: 'button', disabled: n.status === 'pending' && !parked(n), onclick: () => resend(n.id) }, 'Resend')))));
+          h('td', { 'data-label': 'Outcome' }, a.outcome))))),
+      h('div', { class: 'inline' },
+        h('button', { type: 'button', disabled: n.status === 'pending' && !parked(n), onclick: () => resend(n.id) }, 'Resend'),
+        noteOutput(state.notes.get(n.id)))))));
+}
+
+/** A notification's action result, kept NOTE_MS so the next refresh does not wipe it. */
+function noteOutput(note) {
+  return h('output', { role: 'status', 'aria-live': 'polite', class: note ? note.className : undefined }, note ? note.text : '');
 }
 
 /** Pending but waiting for a later attempt (a Retry-After may say 24 h), not in flight: a resend makes it due now. */
 const parked = (n) => Date.parse(n.nextAttemptAt) > Date.now() && !(n.leaseUntil && Date.parse(n.leaseUntil) > Date.now());
 
 async function resend(id) {
-  const r = await call('POST', '/notifier/resend', { ids: [id] }, { api: false });
-  $('live').textContent = r.ok ? `Resend queued (${r.body.reenviadas}).` : `Resend refused: ${describe(r.body, r.status)}`;
+  let note;
+  try {
+    const r = await call('POST', '/notifier/resend', { ids: [id] }, { api: false });
+    note = r.ok ? { text: r.body.reenviadas > 0 ? 'Resend queued.' : 'Nothing to resend (already in flight).', className: 'ok' } : { text: `Resend refused: ${describe(r.body, r.status)}`, className: 'error' };
+  } catch (error) {
+    note = { text: failure(error), className: 'error' };
+  }
+  state.notes.set(id, { ...note, until: Date.now() + NOTE_MS });
+  // Shown at once, also when the list cannot be refreshed (the API away).
+  const out = document.querySelector(`article.notification[data-id="${CSS.escape(id)}"] output`);
+  if (out) out.replaceWith(noteOutput(note));
   await tick();
 }
 
 // ---- the loop ------------------------------------------------------------------------------------
 
 let running = false;
+const clock = (d) => d.toLocaleTimeString('en-GB', { hour12: false });
 /** One refresh of every live section; polling once a second (a refresh never overlaps another). */
 async function tick() {
   if (running) return;
   running = true;
   try {
     await Promise.all([refreshCharges(), refreshBatches(), refreshNotifications()]);
-    $('live').textContent = `Live · updated ${new Date().toLocaleTimeString('en-GB', { hour12: false })}`;
+    state.updatedAt = new Date();
+    $('live').textContent = `Live · updated ${clock(state.updatedAt)}`;
     $('live').className = '';
   } catch (error) {
-    $('live').textContent = `Not updated: ${error.message}`;
+    $('live').textContent = `Not updated${state.updatedAt ? ` since ${clock(state.updatedAt)}` : ''}: ${failure(error)}`;
     $('live').className = 'error';
   } finally {
     running = false;
@@ -326,4 +392,8 @@ async function start() {
   setInterval(() => void refreshWebhooks().catch(() => undefined), 5000);
 }
 
-document.addEventListener('DOMContentLoaded', () => void start().catch((e) => ($('live').textContent = `Could not start: ${e.message}`)));
+document.addEventListener('DOMContentLoaded', () =>
+  void start().catch((e) => {
+    $('live').textContent = `Could not start: ${failure(e)}`;
+    $('live').className = 'error';
+  }));
