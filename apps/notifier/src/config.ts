@@ -1,6 +1,6 @@
 import { DEFAULT_NOTIFIER_GROUP_ID, loadConsumerGroupId, loadDeliverySettings } from '@pix/messaging';
 import type { DeliveryConfig } from '@pix/webhook-delivery';
-import { isListenHost, loadObservabilitySettings, type ObservabilitySettings } from '@pix/observability';
+import { isListenHost, loadObservabilitySettings, readIntegerSetting, type ObservabilitySettings } from '@pix/observability';
 
 export interface NotifierConfig extends ObservabilitySettings {
   port: number;
@@ -17,8 +17,7 @@ export interface NotifierConfig extends ObservabilitySettings {
 /** Validated once at start-up; each bad value gets its own message. */
 export function loadNotifierConfig(env: Record<string, string | undefined>): NotifierConfig {
   const problems: string[] = [];
-  const port = Number(env.NOTIFIER_PORT ?? 8081);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`NOTIFIER_PORT must be an integer from 0 to 65535, got "${env.NOTIFIER_PORT}"`);
+  const port = readIntegerSetting(env, 'NOTIFIER_PORT', { fallback: 8081, min: 0, max: 65535 }, problems);
   const kafkaBrokers = (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
   if (kafkaBrokers.length === 0 || env.KAFKA_BROKERS?.trim() === 'none') problems.push('KAFKA_BROKERS is required (host:port[,host:port]): the notifier consumes cash-ins from Kafka');
   else for (const b of kafkaBrokers) if (!/^[A-Za-z0-9.-]+:\d+$/.test(b)) problems.push(`KAFKA_BROKERS: "${b}" is not host:port`);

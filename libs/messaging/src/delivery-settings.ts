@@ -6,6 +6,7 @@ import {
   resolveDeliveryConfig,
   type DeliveryConfig,
 } from '@pix/webhook-delivery';
+import { readIntegerSetting } from '@pix/observability';
 import { loadTlsSettings } from './tls-settings';
 
 const MINUTE = 60_000;
@@ -51,19 +52,11 @@ export function loadDeliverySettings(env: Record<string, string | undefined>, pr
   duration('WEBHOOK_TIMEOUT', (ms) => (config.timeoutMs = ms));
   duration('WEBHOOK_POLL', (ms) => (config.pollMs = ms));
   duration('WEBHOOK_SLOW_RESPONSE', (ms) => (config.slowResponseMs = ms));
-  const batch = env.WEBHOOK_MAX_BATCH;
-  if (batch !== undefined) {
-    if (!/^[1-9]\d{0,3}$/.test(batch) || Number(batch) > 1000) problems.push(`WEBHOOK_MAX_BATCH must be an integer from 1 to 1000, got "${batch}"`);
-    else config.maxBatch = Number(batch);
-  }
+  config.maxBatch = readIntegerSetting(env, 'WEBHOOK_MAX_BATCH', { fallback: config.maxBatch!, min: 1, max: 1000 }, problems);
   const allowPrivate = env.WEBHOOK_ALLOW_PRIVATE_TARGETS;
   if (allowPrivate !== undefined && allowPrivate !== 'true' && allowPrivate !== 'false') problems.push(`WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false, got "${allowPrivate}"`);
   if (allowPrivate === 'true') config.allowPrivateTargets = true;
-  const perKey = env.WEBHOOK_MAX_IN_FLIGHT_PER_KEY;
-  if (perKey !== undefined) {
-    if (!/^[1-9]\d{0,3}$/.test(perKey)) problems.push(`WEBHOOK_MAX_IN_FLIGHT_PER_KEY must be an integer from 1 to 9999, got "${perKey}"`);
-    else config.maxInFlightPerKey = Number(perKey);
-  }
+  config.maxInFlightPerKey = readIntegerSetting(env, 'WEBHOOK_MAX_IN_FLIGHT_PER_KEY', { fallback: config.maxInFlightPerKey, min: 1, max: 9999 }, problems);
   // Set but empty is refused rather than read as "no retries": unset keeps the default schedule.
   if (env.WEBHOOK_RETRY_SCHEDULE !== undefined) {
     try {

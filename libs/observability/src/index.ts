@@ -10,5 +10,6 @@ export * from './service-metrics';
 export * from './scrub';
 export * from './pino-logger';
 export * from './observability-settings';
+export * from './integer-setting';
 export * from './graceful-shutdown';
 export * from './listen';

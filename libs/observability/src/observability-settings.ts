@@ -1,3 +1,5 @@
+import { readIntegerSetting } from './integer-setting';
+
 /** How the process is watched: log format and who may read /metrics. */
 export interface ObservabilitySettings {
   /** `json`: one JSON object per line (production default); `pretty`: readable lines (local default). */
@@ -17,9 +19,7 @@ export function loadObservabilitySettings(env: Record<string, string | undefined
   const metricsToken = env.METRICS_TOKEN || undefined;
   if (metricsToken !== undefined && (metricsToken.length < 24 || !/^[\x21-\x7e]+$/.test(metricsToken)))
     problems.push('METRICS_TOKEN must be at least 24 visible ASCII characters (e.g. `openssl rand -hex 24`)');
-  const drain = env.SHUTDOWN_DRAIN_MS ?? '10000';
-  const shutdownDrainMs = /^\d{1,7}$/.test(drain) ? Number(drain) : NaN;
-  if (!(shutdownDrainMs >= 100 && shutdownDrainMs <= 600_000)) problems.push(`SHUTDOWN_DRAIN_MS must be a whole number of milliseconds from 100 to 600000, got "${drain}"`);
+  const shutdownDrainMs = readIntegerSetting(env, 'SHUTDOWN_DRAIN_MS', { fallback: 10_000, min: 100, max: 600_000 }, problems);
   return { logFormat, metricsToken, shutdownDrainMs, shutdownDelayMs: loadShutdownDelay(env, local, problems) };
 }
 

@@ -2,3 +2,4 @@ export * from './postgres';
 export * from './embedded';
 export * from './event-store-contract';
 export * from './openapi';
+export * from './integer-settings';

@@ -25,6 +25,9 @@ export interface TlsConfig {
   clientCaFile?: string;
 }
 
+/** AUTH_CACHE_MS, read by the API and by `npm run admin` (which waits it out). */
+export const AUTH_CACHE_MS = { fallback: 2000, min: 0, max: 600_000 };
+
 export type IntReader = (name: string, fallback: number, min: number, max: number) => number;
 
 export function loadAuth(env: Record<string, string | undefined>, local: boolean, problems: string[], int: IntReader): AuthConfig {
@@ -49,7 +52,7 @@ export function loadAuth(env: Record<string, string | undefined>, local: boolean
     tokenKey,
     previousTokenKeys,
     certificateBoundTokens: bound === 'true',
-    directoryCacheMs: int('AUTH_CACHE_MS', 2000, 0, 600_000),
+    directoryCacheMs: int('AUTH_CACHE_MS', AUTH_CACHE_MS.fallback, AUTH_CACHE_MS.min, AUTH_CACHE_MS.max),
     localClientId,
     localClientSecret,
   };

@@ -1,11 +1,11 @@
 import { isValidCnpj, isValidCpf, LOCAL_RECEBEDOR_ID, pixKeyType, type Recebedor } from '@pix/domain';
 import { loadDeliverySettings } from '@pix/messaging';
 import type { DeliveryConfig } from '@pix/webhook-delivery';
-import { loadAuth, loadTls, type AuthConfig, type TlsConfig } from './access-config';
+import { AUTH_CACHE_MS, loadAuth, loadTls, type AuthConfig, type TlsConfig } from './access-config';
 import { loadPayloadSettings, type PayloadSettings } from './payload-config';
 import { loadNotifierGroupId, loadSettlementGroupId } from './settlement-config';
 import { KAFKA_NONE, loadKafkaBrokers, loadLocationHost } from './network-config';
-import { isListenHost, loadObservabilitySettings, type ObservabilitySettings } from '@pix/observability';
+import { isListenHost, loadObservabilitySettings, readIntegerSetting, type ObservabilitySettings } from '@pix/observability';
 
 export type { AuthConfig, TlsConfig } from './access-config';
 export type { PayloadSettings, PayloadSigningConfig } from './payload-config';
@@ -78,13 +78,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const mode = (env.MODE ?? 'local') as Mode;
   if (mode !== 'local' && mode !== 'production') problems.push(`MODE must be "local" or "production", got "${env.MODE}"`);
   const local = mode !== 'production';
-  const int = (name: string, fallback: number, min: number, max: number) => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-    return n;
-  };
+  const int = (name: string, fallback: number, min: number, max: number) => readIntegerSetting(env, name, { fallback, min, max }, problems);
   const port = int('PORT', 8080, 0, 65535);
   const basePath = env.BASE_PATH ?? '/v2';
   if (!/^\/[A-Za-z0-9/_-]*[A-Za-z0-9_-]$/.test(basePath)) problems.push(`BASE_PATH must look like "/v2", got "${basePath}"`);
@@ -198,9 +192,7 @@ export function loadAdminConfig(env: Record<string, string | undefined>): AdminC
   if (mode === 'production' && !databaseUrl) problems.push('DATABASE_URL is required in production mode: the database the API uses (receivers and clients are written there)');
   const esdb = env.EVENTSTORE_CONNECTION_STRING || undefined;
   if (esdb && !/^(esdb|esdb\+discover|kurrentdb|kurrent):\/\//.test(esdb)) problems.push('EVENTSTORE_CONNECTION_STRING must start with esdb:// (or esdb+discover://)');
-  const cache = env.AUTH_CACHE_MS || '2000';
-  const directoryCacheMs = Number(cache);
-  if (!Number.isInteger(directoryCacheMs) || directoryCacheMs < 0 || directoryCacheMs > 600_000) problems.push(`AUTH_CACHE_MS must be an integer from 0 to 600000, got "${cache}"`);
+  const directoryCacheMs = readIntegerSetting(env, 'AUTH_CACHE_MS', AUTH_CACHE_MS, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return { databaseUrl, eventStoreConnectionString: esdb, dataDir: env.DATA_DIR ?? './data', directoryCacheMs };
 }
