@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { kafkaBrokers, lockKafka, startGroupsAtEnd, deleteGroups } from '../support/kafka-client';
 import { startApi, type RunningApi } from '../support/api-harness';
+import { localConsumerGroups } from '../../apps/api/src/config/settlement-config';
 
 // Local mode with KAFKA_BROKERS runs settlement and the notifier's intake in the API. Both groups
 // come from SETTLEMENT_GROUP_ID and NOTIFIER_GROUP_ID: the intake's was fixed to the notifier
@@ -53,6 +57,43 @@ if (!BROKERS) {
       } finally {
         await admin.disconnect();
       }
+    });
+  });
+
+  // The defaults were the deployment's own groups: a developer's instance on a shared broker
+  // settled 3 of a deployment's 6 cash-ins as no receiver's here (operator audit).
+  describe('local mode on a shared broker, no groups named', () => {
+    let dataDir: string;
+    let groups: string[] = [];
+    let unlock: (() => void) | undefined;
+    let api: RunningApi | undefined;
+
+    beforeAll(async () => {
+      dataDir = mkdtempSync(path.join(tmpdir(), 'pix-local-groups-'));
+      const own = localConsumerGroups(dataDir);
+      groups = [own.settlementGroupId, own.notifierGroupId];
+      unlock = await lockKafka(BROKERS, 600_000);
+      await startGroupsAtEnd(BROKERS, groups).catch(() => undefined);
+      api = await startApi({ env: { KAFKA_BROKERS: BROKERS.join(','), DATA_DIR: dataDir } });
+    }, 720_000);
+
+    afterAll(async () => {
+      await api?.stop();
+      await deleteGroups(BROKERS, groups);
+      unlock?.();
+      rmSync(dataDir, { recursive: true, force: true });
+    }, 120_000);
+
+    it("consumes in groups of its own, derived from DATA_DIR, never in the deployment's pix-api-settlement or pix-notifier", async () => {
+      expect(groups).toEqual([expect.stringMatching(/^pix-local-[0-9a-f]{8}-settlement$/), expect.stringMatching(/^pix-local-[0-9a-f]{8}-notifier$/)]);
+      let ready: Record<string, unknown> = {};
+      for (const deadline = Date.now() + 90_000; ; await new Promise((r) => setTimeout(r, 200))) {
+        ready = (await (await fetch(`${api!.baseUrl}/health/ready`)).json()) as Record<string, unknown>;
+        if (!Object.values(ready).includes('joining')) break;
+        if (Date.now() > deadline) throw new Error(`groups did not join: ${JSON.stringify(ready)}`);
+      }
+      expect(ready).toMatchObject({ [`kafka ${groups[0]}`]: 'joined', [`kafka ${groups[1]}`]: 'joined' });
+      expect(Object.keys(ready).filter((k) => k.startsWith('kafka ')).sort()).toEqual(groups.map((g) => `kafka ${g}`).sort());
     });
   });
 }

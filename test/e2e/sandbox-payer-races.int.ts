@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { LOCAL_KEY, newTxid, startApi, validCobV, type RunningApi } from '../support/api-harness';
 import { newE2e, sleep } from '../support/cash-in-fixtures';
-import { kafkaBrokers, lockKafka } from '../support/kafka-client';
+import { deleteGroups, kafkaBrokers, lockKafka, startGroupsAtEnd } from '../support/kafka-client';
 import { Receiver } from '../support/receiver';
 
 // Local mode: concurrent sandbox payments race for one charge or one endToEndId. A bank refuses
@@ -11,7 +12,9 @@ jest.setTimeout(180_000);
 
 const BROKERS = kafkaBrokers();
 if (!BROKERS) console.warn('sandbox-payer-races.int.ts: the Kafka transport NOT RUN: KAFKA_BROKERS is not set');
-const TRANSPORTS: { transport: string; env: Record<string, string> }[] = [{ transport: 'in-process', env: {} }, ...(BROKERS ? [{ transport: 'Kafka', env: { KAFKA_BROKERS: BROKERS.join(',') } }] : [])];
+// Groups of this run, moved to the topic's end: local mode's own (from DATA_DIR) would read the broker's history first.
+const GROUPS = { SETTLEMENT_GROUP_ID: `races-settlement-${randomUUID()}`, NOTIFIER_GROUP_ID: `races-notifier-${randomUUID()}` };
+const TRANSPORTS: { transport: string; env: Record<string, string> }[] = [{ transport: 'in-process', env: {} }, ...(BROKERS ? [{ transport: 'Kafka', env: { KAFKA_BROKERS: BROKERS.join(','), ...GROUPS } }] : [])];
 const ROUNDS = 20;
 const WHOLE_TIME = 'inicio=2000-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z';
 const INVALID = 'https://pix.bcb.gov.br/api/v2/error/CobVOperacaoInvalida';
@@ -39,7 +42,10 @@ describe.each(TRANSPORTS)('sandbox payer under concurrent payments (local mode, 
   };
 
   beforeAll(async () => {
-    if (BROKERS && 'KAFKA_BROKERS' in env) unlock = await lockKafka(BROKERS, 600_000);
+    if (BROKERS && 'KAFKA_BROKERS' in env) {
+      unlock = await lockKafka(BROKERS, 600_000);
+      await startGroupsAtEnd(BROKERS, Object.values(GROUPS)).catch(() => undefined); // no topic yet: nothing to skip
+    }
     receiver = await Receiver.start();
     api = await startApi({ env: { WEBHOOK_RETRY_SCHEDULE: '200ms', WEBHOOK_TIMEOUT: '2s', ...env } });
     expect((await api.request('PUT', `/webhook/${LOCAL_KEY}`, { webhookUrl: `${receiver.url}/hook` })).status).toBe(200);
@@ -52,6 +58,7 @@ describe.each(TRANSPORTS)('sandbox payer under concurrent payments (local mode, 
   afterAll(async () => {
     await api?.stop();
     await receiver?.close();
+    if (BROKERS && 'KAFKA_BROKERS' in env) await deleteGroups(BROKERS, Object.values(GROUPS));
     unlock?.();
   });
 

@@ -1,7 +1,25 @@
+import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { ConfigError, loadConfig, loadDeadLettersConfig } from './config';
 import { makePayloadKeyFiles } from './payload-keys.fixture';
+import { localConsumerGroups } from './settlement-config';
 
 describe('configuration', () => {
+  const keys = makePayloadKeyFiles();
+  afterAll(() => rmSync(keys.dir, { recursive: true, force: true }));
+  /** Everything production requires. */
+  const production = () => ({
+    MODE: 'production',
+    PAYLOAD_SIGNING_KEY_FILE: keys.file('current.key'),
+    PAYLOAD_SIGNING_CERT_FILE: keys.file('current.crt'),
+    DATABASE_URL: 'postgres://db/pix',
+    AUTH_TOKEN_KEY: 'ab'.repeat(32),
+    LOCATION_HOST: 'pix.example.com',
+    KAFKA_BROKERS: 'kafka:9092',
+  });
+
   it('starts in local mode with the documented sandbox receiver', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({ mode: 'local', port: 8080, basePath: '/v2', dataDir: './data' });
@@ -52,8 +70,8 @@ describe('configuration', () => {
   });
 
   // Two deployments on one broker in one group would split the cash-ins between their databases.
-  it('takes the settlement consumer group from SETTLEMENT_GROUP_ID, pix-api-settlement by default, and refuses an empty or odd one', () => {
-    expect(loadConfig({}).settlementGroupId).toBe('pix-api-settlement');
+  it('takes the settlement consumer group from SETTLEMENT_GROUP_ID, pix-api-settlement by default in production, and refuses an empty or odd one', () => {
+    expect(loadConfig(production()).settlementGroupId).toBe('pix-api-settlement');
     expect(loadConfig({ SETTLEMENT_GROUP_ID: 'staging.pix-api-settlement_2' }).settlementGroupId).toBe('staging.pix-api-settlement_2');
     for (const bad of ['', ' ', 'a b', 'x'.repeat(250)]) {
       expect(() => loadConfig({ SETTLEMENT_GROUP_ID: bad })).toThrow(ConfigError);
@@ -67,9 +85,48 @@ describe('configuration', () => {
     expect(loadDeadLettersConfig({ KAFKA_BROKERS: 'k:9092' })).toEqual({ kafkaBrokers: ['k:9092'] });
   });
 
-  it("takes the local-mode notifier intake's group from NOTIFIER_GROUP_ID, pix-notifier by default, under the same rules", () => {
-    expect(loadConfig({}).notifierGroupId).toBe('pix-notifier');
+  it("takes the local-mode notifier intake's group from NOTIFIER_GROUP_ID, under the same rules", () => {
     expect(loadConfig({ NOTIFIER_GROUP_ID: 'dev-ana.pix-notifier' }).notifierGroupId).toBe('dev-ana.pix-notifier');
     for (const bad of ['', ' ', 'a b']) expect(() => loadConfig({ NOTIFIER_GROUP_ID: bad })).toThrow(/NOTIFIER_GROUP_ID must be 1 to 249 letters/);
+  });
+
+  // A local instance defaulted to the deployment groups and, on a shared broker, settled 3 of a
+  // deployment's 6 cash-ins as no receiver's here (operator audit).
+  describe('local mode: consumer groups of its own', () => {
+    const hash = (dir: string) => createHash('sha256').update(path.resolve(dir)).digest('hex').slice(0, 8);
+
+    it('derives them from the absolute DATA_DIR: the same folder the same groups (offsets survive a restart), another folder others', () => {
+      const dir = path.join(tmpdir(), 'pix-dev-ana');
+      const groups = (env: Record<string, string>) => (({ settlementGroupId, notifierGroupId }) => ({ settlementGroupId, notifierGroupId }))(loadConfig({ KAFKA_BROKERS: 'kafka:9092', ...env }));
+      expect(groups({ DATA_DIR: dir })).toEqual({ settlementGroupId: `pix-local-${hash(dir)}-settlement`, notifierGroupId: `pix-local-${hash(dir)}-notifier` });
+      expect(groups({ DATA_DIR: dir })).toEqual(localConsumerGroups(dir));
+      expect(groups({ DATA_DIR: `${dir}/../pix-dev-ana/` })).toEqual(groups({ DATA_DIR: dir }));
+      expect(groups({})).toEqual(localConsumerGroups(path.resolve('data')));
+      expect(groups({ DATA_DIR: path.join(tmpdir(), 'pix-dev-bia') }).settlementGroupId).not.toBe(groups({ DATA_DIR: dir }).settlementGroupId);
+      expect(Object.values(groups({}))).not.toEqual(expect.arrayContaining(['pix-api-settlement']));
+      expect(Object.values(groups({}))).not.toEqual(expect.arrayContaining(['pix-notifier']));
+    });
+
+    it('takes explicit groups as given', () => {
+      expect(loadConfig({ SETTLEMENT_GROUP_ID: 'dev-ana-settlement', NOTIFIER_GROUP_ID: 'dev-ana-notifier' })).toMatchObject({ settlementGroupId: 'dev-ana-settlement', notifierGroupId: 'dev-ana-notifier' });
+    });
+
+    it("refuses a deployment's default group in either variable, in one line saying why", () => {
+      for (const variable of ['SETTLEMENT_GROUP_ID', 'NOTIFIER_GROUP_ID'])
+        for (const group of ['pix-api-settlement', 'pix-notifier']) {
+          let problems: string[] = [];
+          try {
+            loadConfig({ KAFKA_BROKERS: 'kafka:9092', [variable]: group });
+          } catch (error) {
+            problems = (error as ConfigError).problems;
+          }
+          expect(problems).toEqual([`${variable}=${group} is a deployment's default consumer group: a local instance in it would take that deployment's cash-ins; leave it unset (local mode uses groups of its own, from DATA_DIR) or name another`]);
+        }
+    });
+
+    it('production keeps the deployment defaults and takes them when named', () => {
+      expect(loadConfig(production())).toMatchObject({ settlementGroupId: 'pix-api-settlement', notifierGroupId: 'pix-notifier' });
+      expect(loadConfig({ ...production(), SETTLEMENT_GROUP_ID: 'pix-api-settlement' }).settlementGroupId).toBe('pix-api-settlement');
+    });
   });
 });

@@ -3,7 +3,7 @@ import { loadDeliverySettings } from '@pix/messaging';
 import type { DeliveryConfig } from '@pix/webhook-delivery';
 import { AUTH_CACHE_MS, loadAuth, loadTls, type AuthConfig, type TlsConfig } from './access-config';
 import { loadPayloadSettings, type PayloadSettings } from './payload-config';
-import { loadNotifierGroupId, loadSettlementGroupId } from './settlement-config';
+import { loadConsumerGroups } from './settlement-config';
 import { KAFKA_NONE, loadKafkaBrokers, loadLocationHost } from './network-config';
 import { isListenHost, loadObservabilitySettings, readIntegerSetting, type ObservabilitySettings } from '@pix/observability';
 
@@ -35,9 +35,9 @@ export interface AppConfig extends ObservabilitySettings {
   recebedor?: Recebedor;
   /** Kafka for cash-ins; without it, local mode uses the in-process transport. */
   kafkaBrokers: string[];
-  /** The settlement consumer group on KAFKA_BROKERS (SETTLEMENT_GROUP_ID, default pix-api-settlement). */
+  /** The settlement consumer group on KAFKA_BROKERS (SETTLEMENT_GROUP_ID; default pix-api-settlement, local mode: pix-local-<DATA_DIR's hash>-settlement). */
   settlementGroupId: string;
-  /** Local mode with KAFKA_BROKERS: the group of the notifier's intake run here (NOTIFIER_GROUP_ID, default pix-notifier). */
+  /** Local mode with KAFKA_BROKERS: the group of the notifier's intake run here (NOTIFIER_GROUP_ID, default pix-local-<DATA_DIR's hash>-notifier). */
   notifierGroupId: string;
   /** Webhook delivery (the notifier runs in this process in local mode). */
   delivery: DeliveryConfig;
@@ -101,8 +101,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   // Production without a broker would never settle a charge: refused unless said on purpose (KAFKA_BROKERS=none).
   if (!local && kafkaBrokers.length === 0 && env.KAFKA_BROKERS?.trim() !== KAFKA_NONE)
     problems.push(`KAFKA_BROKERS is required in production mode (host:port[,host:port]): without it no cash-in arrives and no charge settles; KAFKA_BROKERS=${KAFKA_NONE} runs this API without settlement on purpose`);
-  const settlementGroupId = loadSettlementGroupId(env, problems);
-  const notifierGroupId = loadNotifierGroupId(env, problems);
+  const dataDir = env.DATA_DIR ?? './data';
+  const { settlementGroupId, notifierGroupId } = loadConsumerGroups(env, local, dataDir, problems);
   const delivery = loadDeliverySettings(env, problems);
   const auth = loadAuth(env, local, problems, int);
   const tls = loadTls(env, local, problems);
@@ -120,7 +120,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     host,
     port,
     basePath,
-    dataDir: env.DATA_DIR ?? './data',
+    dataDir,
     databaseUrl,
     eventStoreConnectionString: esdb,
     locationHost,

@@ -2,13 +2,12 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import type { Pool } from 'pg';
 import type { CashInTrace, PixRecebidoMessage } from '@pix/contracts';
 import type { EventStore } from '@pix/event-store';
-import { DEFAULT_NOTIFIER_GROUP_ID, dependenciesAnswer, NotifierCore, NOTIFIER_INTAKE, type CashInPublisher, type OperatorOutbox } from '@pix/messaging';
+import { dependenciesAnswer, NotifierCore, NOTIFIER_INTAKE, type CashInPublisher, type OperatorOutbox } from '@pix/messaging';
 import type { KafkaBatchServer, KafkaCashInPublisher, KafkaLogs } from '@pix/messaging-kafka';
 import { kafkaTransport } from './kafka-transport';
 import { unfinishedLocalCashIns } from './local-cash-in-recovery';
 import { InProcessCashInBus } from '@pix/messaging-local';
 import type { AppConfig } from '../config/config';
-import { DEFAULT_SETTLEMENT_GROUP_ID } from '../config/settlement-config';
 import type { Readiness } from '../health/readiness';
 import { CLOCK, CONFIG, EVENT_STORE, READ_DB, READINESS } from '../infrastructure/tokens';
 import type { Clock } from '../shared/ports';
@@ -63,11 +62,6 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
 
   async onApplicationBootstrap(): Promise<void> {
     const local = this.config.mode === 'local';
-    const { settlementGroupId, notifierGroupId } = this.config;
-    if (local && this.config.kafkaBrokers.length > 0 && (settlementGroupId === DEFAULT_SETTLEMENT_GROUP_ID || notifierGroupId === DEFAULT_NOTIFIER_GROUP_ID))
-      this.logger.warn(
-        `local mode consumes cash-ins on KAFKA_BROKERS in groups ${settlementGroupId} and ${notifierGroupId}, the defaults of a deployment's API and notifier: on a broker shared with one, set SETTLEMENT_GROUP_ID and NOTIFIER_GROUP_ID of your own, or this instance settles and notifies some of its cash-ins`,
-      );
     if (local) {
       const log = new Logger('Notifier');
       this.notifier = await NotifierCore.create(this.pool, this.store, this.config.delivery, { log: (m) => log.log(m), error: (m) => log.error(m), warn: (m) => log.warn(m) });
@@ -118,13 +112,19 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
         // Topics are created explicitly (brokers here do not auto-create them); the consumers' start does it too.
         await ensureCashInTopics(createKafka(this.config.kafkaBrokers, 'pix-api-admin', KAFKA_RETRY, this.kafkaLogs));
         await publisher.connect();
-        this.logger.log(`cash-ins over Kafka at ${this.config.kafkaBrokers.join(',')}; consumer groups joining in the background`);
+        this.logger.log(`cash-ins over Kafka at ${this.config.kafkaBrokers.join(',')}; consumer groups ${this.groupsSaid()} joining in the background`);
         return;
       } catch (error) {
         this.logger.error(`Kafka at ${this.config.kafkaBrokers.join(',')} unavailable (${(error as Error).message}); retrying in ${delay} ms`);
         await new Promise((r) => setTimeout(r, delay));
       }
     }
+  }
+
+  /** Which group does what: a local instance in a deployment's group would take its cash-ins, so it is said. */
+  private groupsSaid(): string {
+    const { settlementGroupId, notifierGroupId } = this.config;
+    return this.config.mode === 'local' ? `${settlementGroupId} (settlement) and ${notifierGroupId} (notifier intake)` : `${settlementGroupId} (settlement)`;
   }
 
   async onApplicationShutdown(): Promise<void> {
