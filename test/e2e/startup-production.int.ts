@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startEmbeddedPostgres } from '@pix/event-store';
 import { createTestDatabase, type TestDatabase } from '@pix/testing';
 import { ensureBuilt, freePort, TEST_TOKEN_KEY } from '../support/api-process';
 import { testPayloadSigningEnv } from '../support/payload-keys';
@@ -40,6 +41,7 @@ describe('production start-up refuses what it would otherwise guess', () => {
     ensureBuilt();
     db = await createTestDatabase('startup_prod');
     dataDir = mkdtempSync(path.join(tmpdir(), 'pix-startup-prod-'));
+    chmodSync(dataDir, 0o755); // as root the embedded server runs as `postgres`, which must reach its folder
     production = { MODE: 'production', DATABASE_URL: db.url, AUTH_TOKEN_KEY: TEST_TOKEN_KEY, LOCATION_HOST: 'pix.example.com', KAFKA_BROKERS: 'none', HOST: '127.0.0.1', DATA_DIR: path.join(dataDir, 'data'), ...testPayloadSigningEnv() };
   });
   afterAll(async () => {
@@ -96,9 +98,26 @@ describe('production start-up refuses what it would otherwise guess', () => {
     expect({ code: ended.code, stderr: ended.stderr }).toEqual({ code: 0, stderr: `admin: using PostgreSQL at DATABASE_URL ${url.toString()}\n` });
   });
 
-  it('npm run admin in local mode says which data folder holds its embedded database', async () => {
+  // It started a new, empty database there and acted on it (exit 0): a receiver created so was
+  // never read by the server (operator audit). `npm run replay` refused the same already.
+  it('npm run admin in local mode refuses a DATA_DIR that holds no database: exit 2, one line naming DATA_DIR and the folder, nothing created', async () => {
+    const folder = path.join(dataDir, 'no-data-here');
+    for (const args of [['receiver', 'list'], ['receiver', 'create', '--id', 'loja1', '--name', 'Loja', '--cnpj', '11222333000181', '--street', 'Rua A 1', '--city', 'Recife', '--uf', 'PE', '--cep', '50000000']]) {
+      const ended = await run('apps/api/src/admin.js', { DATA_DIR: folder }, args);
+      expect({ code: ended.code, stdout: ended.stdout, stderr: ended.stderr }).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `no local database in ${path.join(folder, 'pg')}: nothing to administer. Point DATA_DIR at the folder the server keeps its data in (npm start: ./data), or set DATABASE_URL\n`,
+      });
+      expect(existsSync(path.join(folder, 'pg'))).toBe(false);
+    }
+  });
+
+  it('npm run admin in local mode works on the database a stopped server left in DATA_DIR, and says which folder', async () => {
     const folder = path.join(dataDir, 'local-data');
+    mkdirSync(folder, { mode: 0o755 });
+    await (await startEmbeddedPostgres({ dataDir: path.join(folder, 'pg') })).stop(); // what a stopped server leaves
     const ended = await run('apps/api/src/admin.js', { DATA_DIR: folder }, ['receiver', 'list']);
-    expect({ code: ended.code, stderr: ended.stderr }).toEqual({ code: 0, stderr: expect.stringContaining(`embedded PostgreSQL in ${path.join(folder, 'pg')}`) });
+    expect({ code: ended.code, stderr: ended.stderr }).toEqual({ code: 0, stderr: expect.stringContaining(`starting the embedded PostgreSQL in ${path.join(folder, 'pg')}`) });
   });
 });

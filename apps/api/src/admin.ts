@@ -1,5 +1,6 @@
 import { Pool } from 'pg';
 import { EventStoreDbEventStore, PostgresEventStore, type EventStore } from '@pix/event-store';
+import { StartupError } from '@pix/observability';
 import { enableInlineProjections, inlineOn } from '@pix/read-models';
 import { NotificationOutbox } from '@pix/webhook-delivery';
 import { EXIT, runAdmin, USAGE } from './access/admin/cli';
@@ -13,7 +14,8 @@ import { migrateApiSchema } from './infrastructure/schema';
  * Operator command for receivers, Pix keys and OAuth2 clients:
  *   npm run admin -- receiver create --id loja1 --name … --cnpj … --street … --city … --uf SP --cep 01001000
  * Production: EVENTSTORE_CONNECTION_STRING or DATABASE_URL, as the API uses. Local mode: the
- * running server's embedded PostgreSQL (DATA_DIR/runtime.json), or starts it if stopped.
+ * running server's embedded PostgreSQL (DATA_DIR/runtime.json), or starts it if stopped; a
+ * DATA_DIR without one is refused (exit 2).
  */
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
@@ -23,7 +25,8 @@ async function main(): Promise<number> {
   }
   const config = loadAdminConfig(process.env);
   // Said on every run (stderr, so scripts reading stdout are undisturbed).
-  const { databaseUrl, stop: stopEmbedded } = await openOperatorDatabase(config, (line) => console.error(`admin: ${line}`), { needed: 'without-eventstoredb' });
+  // A DATA_DIR without a database is refused: a new, empty one there took receivers and clients the server never read.
+  const { databaseUrl, stop: stopEmbedded } = await openOperatorDatabase(config, (line) => console.error(`admin: ${line}`), { needed: 'without-eventstoredb', existing: 'administer' });
   const pool = databaseUrl ? new Pool({ connectionString: databaseUrl, max: 2, application_name: 'pix-admin' }) : undefined;
   pool?.on('error', () => undefined);
   // The API's schema, so what this command appends reaches the read models as the API's own appends do.
@@ -50,7 +53,8 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error) => {
-    console.error(error instanceof ConfigError ? error.message : `admin failed: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(error instanceof ConfigError ? EXIT.usage : 3);
+    const refused = error instanceof ConfigError || error instanceof StartupError;
+    console.error(refused ? error.message : `admin failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(refused ? EXIT.usage : 3);
   },
 );
