@@ -30,13 +30,20 @@ async function main(): Promise<void> {
   const listenOn = { port: config.port, host: config.host, portSetting: 'PORT' };
   await assertCanListen(listenOn);
   const database = await startDatabase(config, (m) => logger.log(m));
+  // A dead embedded PostgreSQL is said once and stops the API (exit 1, below), instead of every
+  // worker logging connection errors for ever. During start-up the start fails by itself.
+  let databaseLost = false;
+  database.onLost((message) => {
+    databaseLost = true;
+    logger.error(message);
+  });
   let app: Awaited<ReturnType<typeof createApiApp>> | undefined;
   try {
     app = await createApiApp({ config, databaseUrl: database.url });
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
-    // The embedded PostgreSQL outlives this process unless told to stop: a start that fails
-    // after it (a port already taken, say) must not leave it running.
+    // The embedded PostgreSQL, in its own process group, is only signalled as this process exits:
+    // a start that fails after it (a port already taken, say) waits for it to stop.
     await app?.close().catch(() => undefined);
     await database.stop().catch(() => undefined);
     throw explainListenFailure(error, listenOn);
@@ -57,7 +64,7 @@ async function main(): Promise<void> {
   logger.log(config.rateLimit.perSecond > 0 ? `rate limit: ${config.rateLimit.perSecond}/s per client and per address, bursts of ${config.rateLimit.burst}` : 'rate limit: off');
   if (config.delivery.allowPrivateTargets)
     logger.warn(`webhook URLs may point at localhost and private addresses${config.mode === 'local' ? ' (local mode); http allowed' : ' (WEBHOOK_ALLOW_PRIVATE_TARGETS=true)'}`);
-  onShutdownSignals({
+  const shutDown = onShutdownSignals({
     drainMs: config.shutdownDrainMs,
     // First the delay: readiness 503 and every answer closing its connection, so a load balancer
     // stops routing here while the port is still open; only then does the HTTP server close.
@@ -66,11 +73,13 @@ async function main(): Promise<void> {
     log: (m) => logger.log(m),
     warn: (m) => logger.warn(m),
     // Nest closes the HTTP server first (new requests get 503, in-flight ones finish), then
-    // the batch processor, consumers and projections; the embedded database goes last, always.
+    // the batch processor, consumers and projections; the embedded database goes last, always
+    // (in its own process group, Ctrl-C does not reach it: it stops here, after the drain).
     steps: [() => app.close()],
     finally: () => database.stop(),
-    exit: (code) => process.exit(code),
+    exit: (code) => process.exit(databaseLost ? 1 : code),
   });
+  database.onLost(() => shutDown('embedded PostgreSQL gone'));
 }
 
 // Configuration and environment failures print one line and exit 2; bugs keep their stack.

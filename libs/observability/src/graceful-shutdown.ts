@@ -13,13 +13,13 @@ export interface ShutdownPlan {
 }
 
 /**
- * SIGTERM or SIGINT: the delay first (everything served, readiness 503), then run the steps (the HTTP server first: it stops accepting and lets in-flight
+ * SIGTERM or SIGINT (or the returned function, with a reason): the delay first (everything served, readiness 503), then run the steps (the HTTP server first: it stops accepting and lets in-flight
  * requests finish; consumers and workers then finish or release their work) and exit 0. If they
  * take longer than the drain time, or a second signal comes, exit 1 at once: nothing is lost,
  * because every unfinished piece of work is still stored (an unacknowledged message, a leased
  * notification) and another instance takes it up when its lease ends.
  */
-export function onShutdownSignals(plan: ShutdownPlan, signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT']): () => void {
+export function onShutdownSignals(plan: ShutdownPlan, signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT']): (reason: string) => void {
   let stopping = false;
   const handler = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -30,7 +30,12 @@ export function onShutdownSignals(plan: ShutdownPlan, signals: NodeJS.Signals[] 
     void runShutdown(plan, signal);
   };
   for (const s of signals) process.on(s, handler);
-  return () => signals.forEach((s) => process.off(s, handler));
+  // The same shutdown for a cause of the process's own (a database it started has died); once only.
+  return (reason) => {
+    if (stopping) return;
+    stopping = true;
+    void runShutdown(plan, reason);
+  };
 }
 
 export async function runShutdown(plan: ShutdownPlan, reason: string): Promise<void> {

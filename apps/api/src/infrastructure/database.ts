@@ -7,6 +7,8 @@ import type { AppConfig } from '../config/config';
 export interface RunningDatabase {
   url: string;
   stop(): Promise<void>;
+  /** Told once, with a line for the operator, if the embedded server exits on its own (never for DATABASE_URL). */
+  onLost(listener: (message: string) => void): void;
 }
 
 /** The file through which operator commands (replay) find the local embedded server. */
@@ -19,7 +21,7 @@ export const runtimeFile = (dataDir: string) => path.resolve(dataDir, 'runtime.j
 export async function startDatabase(config: AppConfig, log: (m: string) => void): Promise<RunningDatabase> {
   if (config.databaseUrl) {
     await assertPostgresReachable(config.databaseUrl);
-    return { url: config.databaseUrl, stop: async () => undefined };
+    return { url: config.databaseUrl, stop: async () => undefined, onLost: () => undefined };
   }
   const dataDir = path.resolve(config.dataDir);
   if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) throw new StartupError(`DATA_DIR ${dataDir} is not a folder: point DATA_DIR at a folder, or at a path that does not exist yet`);
@@ -30,9 +32,15 @@ export async function startDatabase(config: AppConfig, log: (m: string) => void)
     /* none yet, or not ours (then we are not root, and nobody is let in) */
   }
   log(`starting embedded PostgreSQL in ${path.join(dataDir, 'pg')}`);
-  const pg = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), notice: log });
+  const pgDir = path.join(dataDir, 'pg');
+  // Its own process group: Ctrl-C reaches only the API, which drains and then stops it (main.ts).
+  const pg = await startEmbeddedPostgres({ dataDir: pgDir, notice: log, ownProcessGroup: true });
   writeFileSync(runtimeFile(dataDir), JSON.stringify({ databaseUrl: pg.url, pid: process.pid }, null, 2), { mode: 0o600 });
-  return pg;
+  return {
+    url: pg.url,
+    stop: pg.stop,
+    onLost: (listener) => pg.onUnexpectedExit((how) => listener(`the embedded PostgreSQL (DATA_DIR ${pgDir}) exited with ${how}; the API stops now: run npm start again`)),
+  };
 }
 
 /** The embedded server's URL if the local API that wrote runtime.json is still running. */

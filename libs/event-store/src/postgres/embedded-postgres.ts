@@ -1,5 +1,5 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -7,6 +7,7 @@ import { StartupError } from '@pix/observability';
 import { embeddedPostgresBinDir } from './embedded-binaries';
 import { prepareDataDir, type DatabaseUser } from './embedded-data-dir';
 import { clusterPassword, passwordFile, requirePassword, trustsEveryone, withPasswordFile } from './embedded-auth';
+import { ServerProcess, stopOrphanedServer } from './embedded-process';
 
 export interface EmbeddedPostgresOptions {
   /** Where the cluster lives; created on first start and kept across restarts. */
@@ -16,12 +17,20 @@ export interface EmbeddedPostgresOptions {
   log?: (line: string) => void;
   /** Told what an operator should know (a cluster that trusted everyone, closed now). */
   notice?: (message: string) => void;
+  /**
+   * Run the server in its own process group, so a terminal's Ctrl-C (SIGINT to the whole
+   * foreground group) does not stop it under requests still in flight: for a caller that handles
+   * SIGINT itself and calls stop() after draining. Without it, Ctrl-C stops both at once.
+   */
+  ownProcessGroup?: boolean;
 }
 
 export interface EmbeddedPostgres {
   url: string;
   port: number;
   stop(): Promise<void>;
+  /** Told once if the server exits without stop() (killed, crashed): `how` is "code N" or "signal S", with its last PANIC lines if any. */
+  onUnexpectedExit(listener: (how: string) => void): void;
 }
 
 /**
@@ -53,8 +62,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const child = spawn(
     path.join(bin, 'postgres'),
     ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200', '-c', 'lc_messages=C'],
-    { ...asOwner, stdio: ['ignore', 'pipe', 'pipe'] },
+    { ...asOwner, stdio: ['ignore', 'pipe', 'pipe'], detached: options.ownProcessGroup ?? false },
   );
+  const server = new ServerProcess(child);
   const output: string[] = [];
   const onData = (chunk: Buffer) => {
     const text = chunk.toString();
@@ -66,20 +76,23 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   child.stderr?.on('data', onData);
   if (trustsEveryone(dataDir)) {
     const trusted = `postgres://postgres@127.0.0.1:${port}/postgres`;
-    await waitUntilReady(trusted, child, output, dataDir);
+    await waitUntilReady(trusted, server, output, dataDir);
     await requirePassword(trusted, dataDir, password);
     options.notice?.(`the embedded PostgreSQL in ${dataDir} let in anyone on this machine; it asks for the password in ${passwordFile(dataDir)} from now on`);
   }
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
-  await waitUntilReady(url, child, output, dataDir);
-  return { url, port, stop: () => stopChild(child) };
+  await waitUntilReady(url, server, output, dataDir);
+  return {
+    url,
+    port,
+    stop: () => server.stop(),
+    onUnexpectedExit: (listener) => server.onUnexpectedExit((how) => listener(`${how}${complaints(output)}`)),
+  };
 }
 
-async function waitUntilReady(url: string, child: ChildProcess, output: string[], dataDir: string): Promise<void> {
-  let exited = false;
-  child.once('exit', () => (exited = true));
+async function waitUntilReady(url: string, server: ServerProcess, output: string[], dataDir: string): Promise<void> {
   for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
-    if (exited) throw new StartupError(`embedded PostgreSQL stopped during start-up: ${reasons(output)}`);
+    if (server.exited) throw new StartupError(`embedded PostgreSQL stopped during start-up: ${reasons(output)}`);
     const client = new Client({ connectionString: url });
     try {
       await client.connect();
@@ -87,7 +100,7 @@ async function waitUntilReady(url: string, child: ChildProcess, output: string[]
       return;
     } catch (error) {
       if ((error as { code?: string }).code === '28P01') {
-        await stopChild(child);
+        await server.stop();
         throw new StartupError(`the embedded PostgreSQL in ${dataDir} refused the password in ${passwordFile(dataDir)}: put back the file that came with this folder, or start from an empty DATA_DIR`);
       }
       await new Promise((r) => setTimeout(r, 100));
@@ -95,48 +108,8 @@ async function waitUntilReady(url: string, child: ChildProcess, output: string[]
       await client.end().catch(() => undefined);
     }
   }
-  child.kill('SIGKILL');
+  server.kill();
   throw new StartupError(`embedded PostgreSQL did not accept connections within 30 s: ${reasons(output)}`);
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGINT'); // "fast shutdown": rolls back open transactions, checkpoints, exits
-  });
-}
-
-/** A server left running by a process killed with -9 (its parent is gone): shut it down. */
-function stopOrphanedServer(dataDir: string): void {
-  const pidFile = path.join(dataDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!pid || !isAlive(pid)) return;
-  const parent = parentPid(pid);
-  if (parent !== undefined && parent !== 1 && isAlive(parent) && parent !== process.pid) {
-    throw new StartupError(`The data folder ${dataDir} is in use by a running server (pid ${pid}, started by pid ${parent}). Stop it first or use another DATA_DIR.`);
-  }
-  process.kill(pid, 'SIGINT');
-  for (const deadline = Date.now() + 30_000; isAlive(pid) && Date.now() < deadline; ) execFileSync('sleep', ['0.1']);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function parentPid(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The server's own complaint (its FATAL lines), on one line. */
@@ -144,6 +117,12 @@ function reasons(output: string[]): string {
   const lines = output.join('').split('\n').map((l) => l.trim()).filter(Boolean);
   const fatal = lines.filter((l) => /FATAL|PANIC|ERROR/.test(l));
   return (fatal.length > 0 ? fatal : lines.slice(-3)).join('; ') || 'no output';
+}
+
+/** Why a running server ended, when it said so (a full disk's PANIC; FATAL lines are any session's, not the server's): ", saying …", or nothing. */
+function complaints(output: string[]): string {
+  const panics = output.join('').split('\n').map((l) => l.trim()).filter((l) => /PANIC/.test(l));
+  return panics.length > 0 ? `, saying ${panics.slice(-2).join('; ')}` : '';
 }
 
 function runAsUser(): DatabaseUser | undefined {
