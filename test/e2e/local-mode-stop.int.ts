@@ -21,10 +21,10 @@ interface Run {
 }
 
 /** `npm start`'s process in a group of its own, as a terminal makes one (setsid): `kill -INT -- -pid` is Ctrl-C. */
-function runLocal(dataDir: string, port: number): Run {
+function runLocal(dataDir: string, port: number, env: Record<string, string> = {}): Run {
   const child = spawn(process.execPath, [path.join(root, 'tools/launch.js'), 'apps/api/src/main.js'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
+    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -89,9 +89,9 @@ describe('local mode stops as the developer stops it', () => {
     made.push(dir);
     return path.join(dir, 'data');
   };
-  const start = async (dir: string) => {
+  const start = async (dir: string, env: Record<string, string> = {}) => {
     const port = await freePort();
-    const run = runLocal(dir, port);
+    const run = runLocal(dir, port, env);
     runs.push(run);
     await untilHealthy(run, port);
     return { run, port, origin: `http://127.0.0.1:${port}` };
@@ -120,6 +120,20 @@ describe('local mode stops as the developer stops it', () => {
     expect(problems(run.output())).toEqual([]);
     expect(run.output()).toContain('stopped cleanly');
     expect(existsSync(path.join(dir, 'pg', 'postmaster.pid'))).toBe(false); // removed by PostgreSQL's own shutdown
+  });
+
+  it('a drain that runs out: exit 1 with its warning, and no LISTEN warning when the API then stops its PostgreSQL', async () => {
+    const dir = dataDir();
+    const { run, origin } = await start(dir, { SHUTDOWN_DRAIN_MS: '500' });
+    const put = slowPut(`${origin}/v2/cobv/${newTxid()}`, await fetchToken(origin, 'sandbox', 'sandbox-secret'));
+    const answered = put.answer.catch(() => 'cut off'); // the drain gives up on it
+    await put.sent;
+    await wait(300);
+    process.kill(-run.child.pid!, 'SIGINT');
+    expect(await run.exited).toBe(1);
+    await answered;
+    expect(run.output()).toMatch(/WARN.*drain time of 500 ms ran out/);
+    expect(run.output()).not.toMatch(/LISTEN connection lost/);
   });
 
   it('Ctrl-C twice (exit at once): the API exits 1 and its PostgreSQL still stops, not left running', async () => {

@@ -1,9 +1,11 @@
 import { Logger } from '@nestjs/common';
+import { PostgresEventStore, type EventStore } from '@pix/event-store';
 import { beginDraining } from '@pix/http-edge';
 import { assertCanListen, exitOnStartupFailure, explainListenFailure, onShutdownSignals } from '@pix/observability';
 import { ConfigError, loadConfig, type AppConfig } from './config/config';
 import { startDatabase } from './infrastructure/database';
 import { limitHeapGrowth } from './infrastructure/heap-growth';
+import { EVENT_STORE } from './infrastructure/tokens';
 import { tlsMode } from './http/tls';
 import { apiLogger, createApiApp } from './server';
 
@@ -76,7 +78,13 @@ async function main(): Promise<void> {
     // the batch processor, consumers and projections; the embedded database goes last, always
     // (in its own process group, Ctrl-C does not reach it: it stops here, after the drain).
     steps: [() => app.close()],
-    finally: () => database.stop(),
+    finally: async () => {
+      // A drain that ran out gets here with the store's LISTEN connection open: closed first, so
+      // its loss to our own stop is not reported as an outage (nor retried). Closing twice is a no-op.
+      const store = app.get<EventStore>(EVENT_STORE);
+      if (store instanceof PostgresEventStore) await store.close().catch(() => undefined);
+      await database.stop();
+    },
     exit: (code) => process.exit(databaseLost ? 1 : code),
   });
   database.onLost(() => shutDown('embedded PostgreSQL gone'));
