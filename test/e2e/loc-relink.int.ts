@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { PostgresEventStore } from '@pix/event-store';
 import { cobvProjection, locProjection, replayProjection } from '@pix/read-models';
@@ -162,6 +163,30 @@ describe('PATCH /cobv/{txid} loc.id gives an unlinked charge a location', () => 
     expect(r.body.violacoes.map((v: { propriedade: string }) => v.propriedade)).toContain('cobv.status');
     expect(await events()).toBe(removed);
     expect((await api.request('GET', `/loc/${free.id}`)).body).not.toHaveProperty('txid');
+  });
+
+  it('a claim left by a request that died before its charge\'s append is let go after a minute; a recent one is a request under way and stands', async () => {
+    const store = await PostgresEventStore.create({ pool, listen: false });
+    // What a kill -9 between the claim and the charge's append leaves: the location names a charge that never got it.
+    const orphanClaim = async (loc: Loc, minutesAgo: number) => {
+      const { rows } = await pool.query<{ stream_id: string }>(`SELECT stream_id FROM es_events WHERE event_type = 'LocationCriada' AND (data->>'id')::bigint = $1`, [loc.id]);
+      const em = new Date(Date.now() - minutesAgo * 60_000).toISOString();
+      await store.appendToStream(rows[0].stream_id, [{ id: randomUUID(), type: 'LocationVinculada', data: { txid: newTxid('morto'), em } }], 0n);
+    };
+    try {
+      const [stale, recent] = [await createLoc(), await createLoc()];
+      await orphanClaim(stale, 2);
+      await orphanClaim(recent, 0);
+      const { txid } = await unlinkedCharge('orf');
+      expect(refusedOnLocId(await api.request('PATCH', `/cobv/${txid}`, { loc: { id: recent.id } }))).toBe(RAZAO.usado);
+      const patched = await api.request('PATCH', `/cobv/${txid}`, { loc: { id: stale.id } });
+      expect([patched.status, patched.body.loc?.id]).toEqual([200, stale.id]);
+      expect((await api.request('GET', `/loc/${stale.id}`)).body.txid).toBe(txid);
+      // The recent one is an operator's to free (as any claim): the read models then agree with a replay again.
+      expect((await api.request('DELETE', `/loc/${recent.id}/txid`)).status).toBe(200);
+    } finally {
+      await store.close();
+    }
   });
 
   it('replay rebuilds rm_cobv and rm_loc identical to the live ones (links included)', async () => {

@@ -6,6 +6,9 @@ import { CLOCK, EVENT_STORE, LOCATION_IDS, PROJECTIONS } from '../infrastructure
 import type { Clock, LocationIds } from '../shared/ports';
 import { cobvStream, locStream } from '../shared/streams';
 
+/** Twice the longest a request may run (REQUEST_TIMEOUT_MS, 30 s): a claim older than this has no request behind it. */
+const ABANDONED_CLAIM_MS = 60_000;
+
 /** Location ids are decimal int64s from our sequence; anything else names no location. */
 export const parseLocId = (raw: string): number | undefined => (/^\d{1,15}$/.test(raw) ? Number(raw) : undefined);
 
@@ -42,6 +45,7 @@ export class LocWriter {
    * for it, one wins). Refusals come back as the charge's own problem on `cobv.loc.id`.
    */
   async claim(recebedorId: string, id: number, txid: string): Promise<PayloadLocation> {
+    await this.releaseAbandonedClaim(recebedorId, id, txid);
     try {
       const state = await this.execute(recebedorId, id, (now) => ({ type: 'VincularLocation', txid, tipoCob: 'cobv', now, campo: 'cobv.loc.id' }));
       if (!state.exists) throw new DomainError('PayloadLocationNaoEncontrado', 'Location não encontrada.');
@@ -75,6 +79,21 @@ export class LocWriter {
     const charge = (await aggregateStream(this.store, cobvStream(recebedorId, txid), cobvDecider)).state;
     if (charge.exists && charge.loc?.id === id) return;
     await this.handle(recebedorId, id, (now) => ({ type: 'DesvincularLocation', now, txid }));
+  }
+
+  /**
+   * A claim older than any request can be (ABANDONED_CLAIM_MS) whose charge does not hold the
+   * location was left by a request that died between the claim and its charge's append (a
+   * kill -9; or a DELETE between unlinking the charge and the location): nobody will finish it,
+   * and it kept the location from every other charge (an audit). A claim younger than that may be
+   * a request still on its way to its append, and is left alone.
+   */
+  private async releaseAbandonedClaim(recebedorId: string, id: number, txid: string): Promise<void> {
+    const { state, events } = await aggregateStream(this.store, locStream(recebedorId, id), locationDecider);
+    if (!state.exists || state.txid === undefined || state.txid === txid) return;
+    const claimed = [...events].reverse().find((e) => e.type === 'LocationVinculada');
+    if (claimed?.type !== 'LocationVinculada' || this.clock.now().getTime() - Date.parse(claimed.data.em) < ABANDONED_CLAIM_MS) return;
+    await this.releaseUnheld(recebedorId, id, state.txid);
   }
 
   /** The charge stops using location `locId` (nothing when it does not use it, or does not exist); the charge after. */
