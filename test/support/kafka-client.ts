@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
 import { CASH_IN_DEAD_LETTER_TOPIC, CASH_IN_TOPIC, type PixRecebidoMessage } from '@pix/contracts';
+import { localConsumerGroups } from '../../apps/api/src/config/settlement-config';
 import { ensureCashInTopics } from '@pix/messaging-kafka';
 
 /** The brokers `npm test` passes (undefined for a manual run without Kafka). */
@@ -175,8 +176,12 @@ export async function startGroupsAtEnd(brokers: string[], groupIds: string[]): P
   }
 }
 
-/** The groups the apps join when a test names none (SETTLEMENT_GROUP_ID, NOTIFIER_GROUP_ID unset). */
-const DEFAULT_GROUPS = ['pix-api-settlement', 'pix-notifier'];
+/**
+ * The groups the apps join when a test names none (SETTLEMENT_GROUP_ID, NOTIFIER_GROUP_ID unset):
+ * production's, and local mode's for the default DATA_DIR (./data of this checkout), which every
+ * local-mode API the harness starts in this process shares.
+ */
+const DEFAULT_GROUPS = ['pix-api-settlement', 'pix-notifier', ...Object.values(localConsumerGroups(path.resolve('data')))];
 
 /**
  * A default group that never committed on this broker starts at the cash-in topic's end, not its
