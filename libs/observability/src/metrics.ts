@@ -49,25 +49,10 @@ export class Metrics {
   /**
    * A gauge whose samples are read at scrape time (a database count, a lag). A read that fails
    * or takes longer than `timeoutMs` leaves the series empty and counts an error: one slow
-   * dependency never fails the whole scrape.
+   * dependency never fails the whole scrape, and a gauge never shows 0 for what it could not read.
    */
   scrapedGauge(name: string, help: string, labelNames: string[], read: () => Promise<GaugeSample[]> | GaugeSample[], timeoutMs = 2000): void {
-    const errors = this.collectErrors;
-    new Gauge({
-      name,
-      help,
-      labelNames,
-      registers: [this.registry],
-      async collect() {
-        this.reset();
-        try {
-          const samples = await withTimeout(Promise.resolve(read()), timeoutMs);
-          for (const s of samples) this.set(s.labels ?? {}, s.value);
-        } catch {
-          errors.inc({ collector: name });
-        }
-      },
-    });
+    new ScrapedGauge(name, help, labelNames, read, timeoutMs, this.collectErrors, this.registry);
   }
 
   /** The append hook the event store's callers are wrapped with. */
@@ -88,6 +73,40 @@ export class Metrics {
 
   text(): Promise<string> {
     return this.registry.metrics();
+  }
+}
+
+/**
+ * prom-client's gauge without labels always holds one sample (its `reset` writes 0): a failed
+ * read showed 0 pending notifications while the database was down. This one serves exactly the
+ * samples of its last read, none when that read failed or returned none.
+ */
+class ScrapedGauge extends Gauge<string> {
+  private empty = true;
+
+  constructor(name: string, help: string, labelNames: string[], read: () => Promise<GaugeSample[]> | GaugeSample[], timeoutMs: number, errors: Counter<'collector'>, registry: Registry) {
+    super({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      collect: async () => {
+        this.reset();
+        this.empty = true;
+        try {
+          const samples = await withTimeout(Promise.resolve(read()), timeoutMs);
+          for (const s of samples) this.set(s.labels ?? {}, s.value);
+          this.empty = samples.length === 0;
+        } catch {
+          errors.inc({ collector: name });
+        }
+      },
+    });
+  }
+
+  override async get() {
+    const metric = await super.get();
+    return this.empty ? { ...metric, values: [] } : metric;
   }
 }
 

@@ -1,0 +1,35 @@
+import { Metrics } from './metrics';
+import { installOutboxMetrics } from './service-metrics';
+
+const samples = (text: string, name: string) => text.split('\n').filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
+
+describe('gauges read at scrape time (Metrics.scrapedGauge)', () => {
+  it('serves no sample, not 0, for a gauge without labels whose read failed (the database down showed 0 pending)', async () => {
+    const metrics = new Metrics('test');
+    let down = true;
+    installOutboxMetrics(metrics, async () => {
+      if (down) throw new Error('database unreachable');
+      return { pending: 3, dead: 1, inFlight: 2, oldestPendingAgeMs: 1500 };
+    });
+    const during = await metrics.text();
+    for (const name of ['pix_webhook_notifications_pending', 'pix_webhook_notifications_in_flight', 'pix_webhook_notifications_dead', 'pix_webhook_oldest_pending_age_seconds']) expect(samples(during, name)).toEqual([]);
+    // Counted (the counter comes first in the text: this scrape's failures show on the next).
+    expect(await metrics.text()).toMatch(/pix_metrics_collect_errors_total\{collector="pix_webhook_notifications_pending",service="test"\} [1-9]/);
+    down = false;
+    await new Promise((r) => setTimeout(r, 1100)); // the outbox read is shared for a second
+    const after = await metrics.text();
+    expect(samples(after, 'pix_webhook_notifications_pending')).toEqual(['pix_webhook_notifications_pending{service="test"} 3']);
+    expect(samples(after, 'pix_webhook_oldest_pending_age_seconds')).toEqual(['pix_webhook_oldest_pending_age_seconds{service="test"} 1.5']);
+  });
+
+  it('serves no sample when the read has none, and drops the labels a read no longer returns', async () => {
+    const metrics = new Metrics('test');
+    let read = [{ labels: { group: 'a' }, value: 4 }];
+    metrics.scrapedGauge('t_labelled', 'h', ['group'], () => read);
+    metrics.scrapedGauge('t_plain', 'h', [], () => []);
+    expect(samples(await metrics.text(), 't_labelled')).toEqual(['t_labelled{group="a",service="test"} 4']);
+    read = [];
+    const text = await metrics.text();
+    expect([samples(text, 't_labelled'), samples(text, 't_plain')]).toEqual([[], []]);
+  });
+});
