@@ -12,12 +12,14 @@ export interface PartitionLag {
 /**
  * Polls the lag of consumer groups on the cash-in topic (end offset minus committed offset per
  * partition) with its own admin client, so a metrics scrape never waits on a broker. A failed
- * poll keeps the last values and reconnects on the next one.
+ * poll forgets the last values and reconnects on the next one; values older than two polls are
+ * not served either (a poll against a stopped broker retries for about a minute before it fails).
+ * A lag nobody could read is absent, never 0: the broker down showed 0 for minutes (an audit).
  */
 export class ConsumerLagPoller {
   private admin?: Admin;
   private timer?: NodeJS.Timeout;
-  private latest: PartitionLag[] = [];
+  private latest: { at: number; lags: PartitionLag[] } = { at: -Infinity, lags: [] };
   private polling = false;
 
   constructor(
@@ -25,6 +27,7 @@ export class ConsumerLagPoller {
     private readonly groups: string[],
     private readonly everyMs = 15_000,
     private readonly topic = CASH_IN_TOPIC,
+    private readonly now: () => number = Date.now,
   ) {}
 
   start(): void {
@@ -34,9 +37,9 @@ export class ConsumerLagPoller {
     this.timer.unref();
   }
 
-  /** The last values read (empty until the first poll succeeds). */
+  /** The last values read: empty until a poll succeeds, after one fails, and once two polls' time has passed without an answer. */
   lags(): PartitionLag[] {
-    return this.latest;
+    return this.now() - this.latest.at <= 2 * this.everyMs ? this.latest.lags : [];
   }
 
   async poll(): Promise<void> {
@@ -59,8 +62,9 @@ export class ConsumerLagPoller {
           lags.push({ group, topic: this.topic, partition: end.partition, lag: Math.max(0, Number(end.high) - from) });
         }
       }
-      this.latest = lags;
+      this.latest = { at: this.now(), lags };
     } catch {
+      this.latest = { at: -Infinity, lags: [] };
       const admin = this.admin;
       this.admin = undefined;
       await admin?.disconnect().catch(() => undefined);
