@@ -3,7 +3,9 @@ import type { Consumer, EachBatchPayload, Kafka, Producer } from 'kafkajs';
 import { lastValueFrom } from 'rxjs';
 import { BackgroundCommits, type PartitionOffset } from './background-commits';
 import { KafkaBatchContext } from './batch-context';
+import { ConsumerStateClock, type ConsumerState, type ReportedConsumerState } from './consumer-state';
 import { CONSUMER_TIMEOUTS } from './kafka-client';
+import { RepeatedLines } from './kafka-logs';
 import { handleWithQuarantine } from './quarantine';
 import { retrying } from './retrying';
 import { deadLetterOf, storeDeadLetters, validateBatch, type DeadLetter, type TopicContract } from './validated-batch';
@@ -15,11 +17,8 @@ import { deadLetterOf, storeDeadLetters, validateBatch, type DeadLetter, type To
  */
 const COMMIT_INTERVAL_MS = 100;
 
-/** How long a consumer kafkajs gave up on waits before it starts again, after `crashes` such in a row. */
+/** How long a consumer that crashed waits before it starts again, after `crashes` such in a row. */
 export const restartDelay = (crashes: number): number => Math.min(500 * 2 ** crashes, 30_000);
-
-/** Where a consumer group is: readiness probes report it. */
-export type ConsumerState = 'stopped' | 'joining' | 'joined';
 
 export interface KafkaBatchServerOptions {
   /** Only `@EventPattern(topic, transportId)` handlers are this server's (several may share a process). */
@@ -55,10 +54,12 @@ export interface KafkaBatchServerOptions {
  * backoff and heartbeats) until it succeeds, and only then are its offsets resolved and
  * committed; on shutdown it is left for redelivery, so handlers must be idempotent.
  * `listen` returns at once: the group joins in the background with capped backoff (HTTP never
- * waits for Kafka), and a consumer kafkajs gives up on is started again.
+ * waits for Kafka), and a consumer that crashes is started again after a growing pause.
  */
 export class KafkaBatchServer extends Server implements CustomTransportStrategy {
-  state: ConsumerState = 'stopped';
+  private readonly clock = new ConsumerStateClock();
+  /** A group that keeps failing the same way says so once a minute, with the count (it said it every 300 ms). */
+  private readonly failures = new RepeatedLines();
   private consumer?: Consumer;
   private deadLetters?: Producer;
   private stopping = false;
@@ -82,6 +83,15 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
     return this.options.groupId;
   }
 
+  get state(): ConsumerState {
+    return this.clock.state;
+  }
+
+  /** The state, or `stuck joining` once joining has lasted past STUCK_JOINING_MS (readiness, metrics). */
+  reportedState(): ReportedConsumerState {
+    return this.clock.reported();
+  }
+
   listen(callback: () => void): void {
     if (this.state !== 'stopped') return callback(); // already started (idempotent)
     this.stopping = false;
@@ -91,7 +101,7 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
 
   async close(): Promise<void> {
     this.stopping = true;
-    this.state = 'stopped';
+    this.clock.enter('stopped');
     // kafkajs waits for the batch in hand; a retrying one gives up at once (not committed).
     await this.disconnect();
   }
@@ -105,14 +115,15 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
   }
 
   private joinInBackground(): void {
-    this.state = 'joining';
+    this.clock.enter('joining');
     void (async () => {
       for (let delay = 500; !this.stopping; delay = Math.min(delay * 2, 10_000)) {
         try {
           await this.start();
           return;
         } catch (error) {
-          this.options.logger.error(`consumer group ${this.groupId}: cannot start (${(error as Error).message}); retrying in ${delay} ms`);
+          const line = this.failures.admit(`start ${(error as Error).message}`, `consumer group ${this.groupId}: cannot start (${(error as Error).message}); retrying in ${delay} ms`);
+          if (line) this.options.logger.error(line);
           await this.disconnect();
           await new Promise((r) => setTimeout(r, delay));
         }
@@ -132,7 +143,11 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
     await this.options.prepare?.();
     const deadLetters = (this.deadLetters = kafka.producer());
     await deadLetters.connect();
-    const consumer = (this.consumer = kafka.consumer({ groupId, ...CONSUMER_TIMEOUTS }));
+    // kafkajs restarts a consumer after a retriable crash by itself, 300 ms later every time (a
+    // topic gone: one crash and one error line every 300 ms, for ever); here every crash takes
+    // the path below, with its growing pause and the topics created again (`prepare`).
+    const retry = { restartOnFailure: async () => false };
+    const consumer = (this.consumer = kafka.consumer({ groupId, ...CONSUMER_TIMEOUTS, retry }));
     // Through the batch's own commit function: kafkajs's `consumer.commitOffsets` silently
     // commits nothing once a stop has begun, which is when the batch in hand commits last.
     let commitVia: EachBatchPayload['commitOffsetsIfNecessary'] | undefined;
@@ -146,14 +161,15 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
     consumer.on(consumer.events.GROUP_JOIN, () => {
       commits.rebalanced();
       if (this.state !== 'joined') logger.log(`consumer group ${groupId}: joined`);
-      this.state = 'joined';
+      this.clock.enter('joined');
     });
     consumer.on(consumer.events.CRASH, (e) => {
       if (this.stopping) return;
-      this.state = 'joining';
+      this.clock.enter('joining');
       const delay = e.payload.restart ? 0 : restartDelay(this.crashes++);
-      logger.error(`consumer group ${groupId}: ${e.payload.error.message}; ${e.payload.restart ? 'kafkajs restarts it' : `starting it again in ${delay} ms`}`);
-      // kafkajs gives up for good after a non-retriable error: a fresh consumer (and DLT producer),
+      const line = this.failures.admit(`crash ${e.payload.error.message}`, `consumer group ${groupId}: ${e.payload.error.message}; ${e.payload.restart ? 'kafkajs restarts it' : `starting it again in ${delay} ms`}`);
+      if (line) logger.error(line);
+      // Every crash (retriable ones too, see `retry` above): a fresh consumer (and DLT producer),
       // after a pause that grows while it keeps failing (a batch it cannot decode failed ~100
       // times a second, each restart at once: an audit, 2026-11-27).
       if (!e.payload.restart && this.consumer === consumer)

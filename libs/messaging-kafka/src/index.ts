@@ -2,6 +2,7 @@ export * from './kafka-client';
 export * from './kafka-logs';
 export * from './cash-in-publisher';
 export * from './batch-server';
+export * from './consumer-state';
 export * from './batch-context';
 export * from './validated-batch';
 export * from './cash-in-contract';

@@ -25,13 +25,15 @@ const MAX_KEYS = 1000;
  */
 export class KafkaLogs {
   private closed = false;
-  private readonly seen = new Map<string, { at: number; repeats: number }>();
+  private readonly repeated: RepeatedLines;
 
   constructor(
     private readonly sink: KafkaLogSink = nestSink(),
-    private readonly repeatMs = KAFKA_LOG_REPEAT_MS,
-    private readonly now: () => number = Date.now,
-  ) {}
+    repeatMs = KAFKA_LOG_REPEAT_MS,
+    now: () => number = Date.now,
+  ) {
+    this.repeated = new RepeatedLines(repeatMs, now);
+  }
 
   readonly logCreator: logCreator = () => (entry) => this.write(entry);
 
@@ -49,20 +51,39 @@ export class KafkaLogs {
     const level = given === logLevel.ERROR && String(message).startsWith('Response ') ? logLevel.WARN : given;
     const details = DETAILS.filter((d) => log[d] !== undefined && !String(message).includes(String(log[d]))).map((d) => `${d} ${String(log[d])}`);
     const text = `${namespace ? `[${namespace}] ` : ''}${message}${details.length > 0 ? ` (${details.join(', ')})` : ''}`;
-    const key = `${level} ${text}`;
-    const now = this.now();
-    const last = this.seen.get(key);
-    if (last && now - last.at < this.repeatMs) {
-      last.repeats++;
-      return;
-    }
-    if (this.seen.size >= MAX_KEYS) this.seen.clear(); // bounded, whatever kafkajs puts in its messages
-    this.seen.set(key, { at: now, repeats: 0 });
-    const line = last && last.repeats > 0 ? `${text} (${last.repeats} more like it in the last ${Math.round((now - last.at) / 1000)} s)` : text;
+    const line = this.repeated.admit(`${level} ${text}`, text);
+    if (line === undefined) return;
     if (level === logLevel.ERROR) this.sink.error(line, stack);
     else if (level === logLevel.WARN) this.sink.warn(line);
     else if (level === logLevel.INFO) this.sink.log(line);
     else this.sink.debug(line);
+  }
+}
+
+/**
+ * The same line at most once per `repeatMs`: a repeat within it is counted, and the count told
+ * with the line's next appearance. kafkajs's lines (KafkaLogs) and the consumers' own lines about
+ * a group that keeps failing (KafkaBatchServer) go through it.
+ */
+export class RepeatedLines {
+  private readonly seen = new Map<string, { at: number; repeats: number }>();
+
+  constructor(
+    private readonly repeatMs = KAFKA_LOG_REPEAT_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** `text` to write now (with the repeats since the last one written), or undefined for a repeat of `key`. */
+  admit(key: string, text: string): string | undefined {
+    const now = this.now();
+    const last = this.seen.get(key);
+    if (last && now - last.at < this.repeatMs) {
+      last.repeats++;
+      return undefined;
+    }
+    if (this.seen.size >= MAX_KEYS) this.seen.clear(); // bounded, whatever kafkajs puts in its messages
+    this.seen.set(key, { at: now, repeats: 0 });
+    return last && last.repeats > 0 ? `${text} (${last.repeats} more like it in the last ${Math.round((now - last.at) / 1000)} s)` : text;
   }
 }
 
