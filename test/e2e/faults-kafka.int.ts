@@ -31,6 +31,7 @@ jest.setTimeout(150_000);
 const RECOVERY_BOUND_MS = 20_000;
 /** How long the broker stays dead before its restart begins (the JVM then takes ~5-12 s more). */
 const DEAD_MS = 3000;
+const METRICS_TOKEN = 'metrics-token-for-the-faults-e2e-0123456789';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const alive = (p: { child: { exitCode: number | null; signalCode: string | null } }) => p.child.exitCode === null && p.child.signalCode === null;
@@ -55,7 +56,7 @@ describe('faults: Kafka broker killed with SIGKILL under load and restarted', ()
     db = await createTestDatabase('faults_kafka');
     tls = selfSignedCertificate();
     receiver = await Receiver.start({ tls });
-    const env = { KAFKA_BROKERS: kafka.brokers };
+    const env = { KAFKA_BROKERS: kafka.brokers, METRICS_TOKEN };
     for (let i = 0; i < 2; i++) apis.push(await startApiProcess(db.url, await freePort(), env));
     for (let i = 0; i < 2; i++)
       notifiers.push(
@@ -121,14 +122,27 @@ describe('faults: Kafka broker killed with SIGKILL under load and restarted', ()
     );
     for (let i = 0; i < 20; i++, await sleep(DEAD_MS / 20)) publishOne();
     const { failure: ourFailure, ms: ourFailedInMs } = await ourAttempt;
-    // Readiness says the cluster is gone (a connected consumer alone would not notice).
-    const readyUrls = [...apis.map((a) => `${a.base.replace(/\/v2$/, '')}/health/ready`), ...notifiers.map((n) => `${n.base}/health/ready`)];
-    const readiness = () => Promise.all(readyUrls.map((u) => fetch(u).then((r) => r.status)));
+    // Readiness says the cluster is gone (a connected consumer alone would not notice): the
+    // notifiers (consuming is their job) answer 503; the APIs stay in the load balancer, degraded,
+    // since only settlement waits for Kafka.
+    const origins = [...apis.map((a) => a.base.replace(/\/v2$/, '')), ...notifiers.map((n) => n.base)];
+    const readyUrls = origins.map((o) => `${o}/health/ready`);
+    const readiness = () => Promise.all(readyUrls.map((u) => fetch(u).then(async (r) => `${r.status} ${((await r.json()) as { status: string }).status}`)));
     const readyDuring = await readiness();
+    // And the metrics say it too (they showed nothing but zeros).
+    const dependencies = async () =>
+      Promise.all(
+        origins.map(async (o) => {
+          const text = await (await fetch(`${o}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+          return [...text.matchAll(/^pix_dependency_up\{dependency="(\w+)"[^}]*\} (\d)$/gm)].map((m) => `${m[1]} ${m[2]}`).join(', ');
+        }),
+      );
+    const dependenciesDuring = await dependencies();
     await kafka.restart();
     const backAt = Date.now();
     let readyAfter = await readiness();
-    for (const deadline = Date.now() + 15_000; readyAfter.some((s) => s !== 200) && Date.now() < deadline; await sleep(250)) readyAfter = await readiness();
+    for (const deadline = Date.now() + 15_000; readyAfter.some((s) => s !== '200 ok') && Date.now() < deadline; await sleep(250)) readyAfter = await readiness();
+    const dependenciesAfter = await dependencies();
     for (let i = 0; i < 20; i++, await sleep(100)) publishOne();
     // The client retries after the 503: the same publisher, broker back, publishes it.
     await ours.publish(ourMessage);
@@ -163,7 +177,8 @@ describe('faults: Kafka broker killed with SIGKILL under load and restarted', ()
     const logs = process.env.FAULTS_KAFKA_LOGS;
     if (logs) [...apis, ...notifiers].forEach((p, i) => writeFileSync(path.join(logs, `process-${i}.log`), `killed ${new Date(killedAt).toISOString()} back ${new Date(backAt).toISOString()}\n${p.output()}`));
 
-    expect({ readyDuring, readyAfter }).toEqual({ readyDuring: readyUrls.map(() => 503), readyAfter: readyUrls.map(() => 200) });
+    expect({ readyDuring, readyAfter }).toEqual({ readyDuring: ['200 degraded', '200 degraded', '503 unavailable', '503 unavailable'], readyAfter: readyUrls.map(() => '200 ok') });
+    expect({ dependenciesDuring, dependenciesAfter }).toEqual({ dependenciesDuring: origins.map(() => 'database 1, kafka 0'), dependenciesAfter: origins.map(() => 'database 1, kafka 1') });
     // No process exited.
     expect([...apis, ...notifiers].filter((p) => !alive(p)).map((p) => p.output().slice(-3000))).toEqual([]);
     // Charges were written all through the outage: 201 only.

@@ -17,6 +17,7 @@ const RECOVERY_BOUND_MS = 10_000;
 /** After PostgreSQL is back, every cash-in published before or during the outage is settled and notified within this bound. */
 const CASH_IN_BOUND_MS = 20_000;
 const OUTAGE_MS = 4000;
+const METRICS_TOKEN = 'metrics-token-for-the-faults-e2e-0123456789';
 
 interface Outcome {
   txid: string;
@@ -44,10 +45,10 @@ describe('faults: PostgreSQL killed with SIGKILL under load and restarted', () =
     [pg, kafka] = await Promise.all([startOwnPostgres(), startKafka({ port: 0 })]);
     tls = selfSignedCertificate();
     receiver = await Receiver.start({ tls });
-    for (let i = 0; i < 2; i++) apis.push(await startApiProcess(pg.url, await freePort(), { KAFKA_BROKERS: kafka.brokers }));
+    for (let i = 0; i < 2; i++) apis.push(await startApiProcess(pg.url, await freePort(), { KAFKA_BROKERS: kafka.brokers, METRICS_TOKEN }));
     // The notifiers' claim loops and stores hold pooled clients when the server dies (they used to exit).
     for (let i = 0; i < 2; i++)
-      notifiers.push(await startNotifierProcess({ DATABASE_URL: pg.url, KAFKA_BROKERS: kafka.brokers, NOTIFIER_PORT: String(await freePort()), WEBHOOK_POLL_MS: '50', WEBHOOK_CA: tls.caPath }));
+      notifiers.push(await startNotifierProcess({ DATABASE_URL: pg.url, KAFKA_BROKERS: kafka.brokers, NOTIFIER_PORT: String(await freePort()), WEBHOOK_POLL_MS: '50', WEBHOOK_CA: tls.caPath, METRICS_TOKEN }));
     psp = await PspCore.connect([kafka.brokers]);
   }, 120_000);
   afterAll(async () => {
@@ -105,6 +106,14 @@ describe('faults: PostgreSQL killed with SIGKILL under load and restarted', () =
     await sleep(OUTAGE_MS / 2);
     const readyDuring = await Promise.all(apis.map((a) => fetch(`${a.base.replace(/\/v2$/, '')}/health/ready`).then((r) => r.status)));
     const notifiersDuring = await Promise.all(notifiers.flatMap((n) => ['/health', '/health/ready'].map((p) => fetch(`${n.base}${p}`).then((r) => `${r.status} ${r.headers.get('retry-after')}`))));
+    // Metrics: the database is down, and the gauges read from it are absent (they showed 0).
+    const metricsOf = async (origin: string) => (await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    const seriesOf = (text: string) =>
+      text
+        .split('\n')
+        .filter((l) => /^(pix_dependency_up|pix_webhook_notifications_|pix_webhook_oldest_pending|pix_batch_requests)/.test(l))
+        .map((l) => l.replace(/,?service="[^"]*"/, '').replace('{}', ''));
+    const metricsDuring = await Promise.all([metricsOf(apis[0].base.replace(/\/v2$/, '')), metricsOf(notifiers[0].base)]).then((texts) => texts.map(seriesOf));
     await sleep(OUTAGE_MS / 2);
     await pg.restart();
     const restartedAt = Date.now();
@@ -137,6 +146,10 @@ describe('faults: PostgreSQL killed with SIGKILL under load and restarted', () =
     expect(outcomes.filter((o) => o.status === 503 && o.at >= killedAt && o.at < restartedAt).length).toBeGreaterThan(0);
     expect(readyDuring).toEqual([503, 503]);
     expect(notifiersDuring).toEqual(Array(4).fill('503 2'));
+    expect(metricsDuring).toEqual([
+      ['pix_dependency_up{dependency="database"} 0', 'pix_dependency_up{dependency="kafka"} 1'],
+      ['pix_dependency_up{dependency="database"} 0', 'pix_dependency_up{dependency="kafka"} 1'],
+    ]);
     for (const n of notifiers) expect((await fetch(`${n.base}/health/ready`)).status).toBe(200);
     // Writes resume within the bound on every instance, and readiness says so.
     expect(recoveredIn).toHaveLength(2);

@@ -5,8 +5,7 @@ import type { MicroserviceOptions } from '@nestjs/microservices';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Pool } from 'pg';
 import { beginDraining, HttpProblemFilter, installHttpEdge, installStrictInput, withHttpEdge } from '@pix/http-edge';
-import { NOTIFICATION_OUTBOX } from '@pix/messaging';
-import type { NotificationOutbox } from '@pix/webhook-delivery';
+import { NOTIFIER_CORE, type NotifierCore } from '@pix/messaging';
 import { AppLogger, assertCanListen, correlationIdOf, exitOnStartupFailure, explainListenFailure, installAccessLog, Metrics, onShutdownSignals } from '@pix/observability';
 import { assertPostgresReachable } from '@pix/event-store';
 import { installNotifierMetrics } from './notifier-metrics';
@@ -47,7 +46,7 @@ async function main(): Promise<void> {
   installStrictInput(fastify, { problemFor: () => ({ tipo: 'RequisicaoInvalida', root: 'body' }) });
   app.useGlobalFilters(new HttpProblemFilter());
   installAccessLog(fastify);
-  installNotifierMetrics(fastify, config, metrics, app.get<NotificationOutbox>(NOTIFICATION_OUTBOX), app.get<KafkaState>(KAFKA_STATE).logs);
+  installNotifierMetrics(fastify, config, metrics, app.get<NotifierCore>(NOTIFIER_CORE), app.get<KafkaState>(KAFKA_STATE));
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-correlation-id', correlationIdOf(request));
     reply.header('cache-control', 'no-store');

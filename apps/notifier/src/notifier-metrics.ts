@@ -1,14 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { ConsumerLagPoller, createKafka, KAFKA_RETRY, type KafkaLogs } from '@pix/messaging-kafka';
-import { installConsumerLagMetrics, installHttpMetrics, installMetricsEndpoint, installOutboxMetrics, type Metrics } from '@pix/observability';
-import type { NotificationOutbox } from '@pix/webhook-delivery';
+import { ConsumerLagPoller, createKafka, KAFKA_RETRY } from '@pix/messaging-kafka';
+import type { NotifierCore } from '@pix/messaging';
+import { installConsumerLagMetrics, installDependencyMetrics, installHttpMetrics, installMetricsEndpoint, installOutboxMetrics, type Metrics } from '@pix/observability';
 import type { NotifierConfig } from './config';
+import { probeOutbox, type KafkaState } from './notifier.module';
 
-/** The notifier's /metrics: HTTP, the outbox, its consumer group's lag, deliveries (through the worker's observer). */
-export function installNotifierMetrics(fastify: FastifyInstance, config: NotifierConfig, metrics: Metrics, outbox: NotificationOutbox, kafkaLogs?: KafkaLogs): void {
+/** The notifier's /metrics: HTTP, the outbox, its dependencies, its consumer group's lag, deliveries (through the worker's observer). */
+export function installNotifierMetrics(fastify: FastifyInstance, config: NotifierConfig, metrics: Metrics, core: NotifierCore, kafka: KafkaState): void {
   installHttpMetrics(fastify, metrics);
-  installOutboxMetrics(metrics, () => outbox.stats());
-  const poller = new ConsumerLagPoller(createKafka(config.kafkaBrokers, 'pix-notifier-metrics', KAFKA_RETRY, kafkaLogs), [config.groupId]);
+  installOutboxMetrics(metrics, () => core.outbox.stats());
+  // Readiness's own probes (the cluster's answer is cached for 2 s, so scrapes add no load).
+  installDependencyMetrics(metrics, { database: () => probeOutbox(core).then(() => true), kafka: () => kafka.up() });
+  const poller = new ConsumerLagPoller(createKafka(config.kafkaBrokers, 'pix-notifier-metrics', KAFKA_RETRY, kafka.logs), [config.groupId]);
   installConsumerLagMetrics(metrics, () => poller.lags());
   fastify.addHook('onReady', async () => poller.start());
   fastify.addHook('onClose', async () => poller.stop());

@@ -14,7 +14,7 @@ export const KAFKA_STATE = Symbol('KafkaState');
 
 /**
  * The cash-in consumer group (its transport joins in the background, main.ts connects it) and
- * whether the cluster answers, for /health.
+ * whether the cluster answers, for /health and pix_dependency_up.
  */
 export class KafkaState {
   constructor(
@@ -24,19 +24,34 @@ export class KafkaState {
     readonly logs: KafkaLogs,
   ) {}
 
+  /** `stuck joining` once it has been joining for longer than STUCK_JOINING_MS. */
   get consumer() {
-    return this.intake.state;
+    return this.intake.reportedState();
+  }
+
+  /** pix_dependency_up{dependency="kafka"}: the cluster answers and the group is not stuck joining. */
+  async up(): Promise<boolean> {
+    return (await this.cluster.check()) === undefined && this.consumer !== 'stuck joining';
   }
 }
 
 /** A probe never waits longer than this for the database. */
 const PROBE_TIMEOUT_MS = 2000;
 
+/** Readiness's database probe (pix_dependency_up{dependency="database"} asks the same): the outbox's counts. */
+export async function probeOutbox(core: NotifierCore) {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('database probe timed out')), PROBE_TIMEOUT_MS)));
+  return Promise.race([core.outbox.stats(), timeout]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Probes, open without a token. `live`: the process answers. `ready` (and `/health`, its alias):
  * the database and the Kafka cluster answer, so cash-ins can be taken into the outbox and
  * delivered; 503 with Retry-After while either does not, and 503 once a shutdown has begun
- * (SHUTDOWN_DELAY). The consumer group joins in the background and is reported.
+ * (SHUTDOWN_DELAY). Unlike the API's, Kafka decides here: consuming is this app's whole job,
+ * and it serves no traffic but operator requests. The consumer group joins in the background and
+ * is reported; one joining for over a minute shows `stuck joining` and status `degraded`.
  * The age of the oldest undelivered notification is the number to alert on.
  */
 @Controller('health')
@@ -64,21 +79,17 @@ class HealthController {
     }
     const cluster = (await this.kafka.cluster.check()) === undefined ? 'up' : 'unreachable';
     const kafka = { consumer: this.kafka.consumer, cluster };
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('database probe timed out')), PROBE_TIMEOUT_MS)));
     try {
-      const notifications = await Promise.race([this.core.outbox.stats(), timeout]);
+      const notifications = await probeOutbox(this.core);
       if (cluster !== 'up') {
         void reply.status(503).header('retry-after', '2');
         return { status: 'unavailable', database: 'up', kafka, notifications };
       }
-      return { status: 'ok', database: 'up', kafka, notifications };
+      return { status: kafka.consumer === 'stuck joining' ? 'degraded' : 'ok', database: 'up', kafka, notifications };
     } catch {
       // No error text: this endpoint is open, and the message would name internal addresses.
       void reply.status(503).header('retry-after', '2');
       return { status: 'unavailable', database: 'unreachable', kafka };
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

@@ -28,3 +28,18 @@ export function installConsumerLagMetrics(metrics: Metrics, lags: () => { group:
     lags().map((l) => ({ labels: { group: l.group, topic: l.topic, partition: String(l.partition) }, value: l.lag })),
   );
 }
+
+/**
+ * pix_dependency_up{dependency}: 1 while the dependency answers the probe readiness uses, 0 while
+ * not, asked at scrape (the probes cache and time out on their own). Outages showed nothing but
+ * zeros before (an audit): this is the series to alert on.
+ */
+export function installDependencyMetrics(metrics: Metrics, probes: Record<string, () => Promise<boolean>>): void {
+  metrics.scrapedGauge(
+    'pix_dependency_up',
+    'Whether a dependency answers the probe readiness uses: 1 up, 0 not (kafka: 0 too while a consumer group is stuck joining).',
+    ['dependency'],
+    () => Promise.all(Object.entries(probes).map(async ([dependency, up]) => ({ labels: { dependency }, value: (await up().catch(() => false)) ? 1 : 0 }))),
+    3000,
+  );
+}

@@ -18,7 +18,7 @@ export const OWN_SCHEMAS = {
   Notificacao: obj({ id: str('Id da notificação (o mesmo em retentativas e reenvios: header webhook-id).'), endToEndId: str(), txid: str(), status: str('pending, delivered, dead ou cancelled.') }),
 };
 
-const healthBody = obj({ status: str('ok ou unavailable.') }, ['status']);
+const healthBody = obj({ status: str('ok; degraded (Kafka fora ou um grupo preso ao entrar: só a liquidação espera, o HTTP é servido); unavailable; shutting down.') }, ['status']);
 
 /** Keyed by the path as served (the base path already applied). */
 export const OWN_ENDPOINTS = (basePath: string): Record<string, Record<string, object>> => ({
@@ -31,8 +31,8 @@ export const OWN_ENDPOINTS = (basePath: string): Record<string, Record<string, o
       requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: obj({ grant_type: { type: 'string', enum: ['client_credentials'] }, scope: str(), client_id: str(), client_secret: str() }, ['grant_type']) } } },
     }),
   },
-  '/health': { get: op('Prontidão (alias de /health/ready)', { 200: json(healthBody), 503: json(healthBody, 'Uma dependência está fora') }) },
-  '/health/ready': { get: op('Prontidão: banco de dados, event store, grupos Kafka', { 200: json(healthBody), 503: json(healthBody, 'Uma dependência está fora') }) },
+  '/health': { get: op('Prontidão (alias de /health/ready)', { 200: json(healthBody), 503: json(healthBody, 'O banco de dados está fora, um read model assíncrono atrasado além do limite, ou a instância está parando') }) },
+  '/health/ready': { get: op('Prontidão: o banco de dados decide; event store, cluster e grupos Kafka informados', { 200: json(healthBody), 503: json(healthBody, 'O banco de dados está fora, um read model assíncrono atrasado além do limite, ou a instância está parando') }) },
   '/health/live': { get: op('Vivacidade: o processo responde', { 200: json(healthBody) }) },
   '/metrics': {
     get: op('Métricas no formato texto do Prometheus (em produção: Authorization: Bearer <METRICS_TOKEN>)', {

@@ -1,7 +1,7 @@
 import { beginDraining } from '@pix/http-edge';
 import type { AppConfig } from '../config/config';
 import { HealthController } from './health.controller';
-import { Readiness } from './readiness';
+import { Readiness, reportKafka } from './readiness';
 
 // Readiness with an asynchronous read model (as on EventStoreDB): 503 once it lags past the bound.
 describe('readiness and projection lag', () => {
@@ -11,11 +11,11 @@ describe('readiness and projection lag', () => {
     const r = { server: { server: on }, code: 200, headers: {} as Record<string, string>, status: (c: number) => ((r.code = c), r), header: (k: string, v: string) => ((r.headers[k] = v), r) };
     return r;
   };
-  const controller = (recordedAt: Date | undefined, bound = 30) => {
+  const controller = (recordedAt: Date | undefined, bound = 30, readiness = new Readiness()) => {
     const store = { name: 'eventstoredb', readAll: async ({ after }: { after?: string }) => (recordedAt && after === 'p1' ? [{ recordedAt, position: 'p2' }] : []) };
     const projections = { checkpoints: () => ({ cobv: 'p1', pix: 'inline' }) };
     const db = { query: async () => ({ rows: [{ n: 0 }] }) };
-    return new HealthController(db as never, store as never, projections as never, new Readiness(), { readyMaxProjectionLagSeconds: bound } as AppConfig, { now: () => now });
+    return new HealthController(db as never, store as never, projections as never, readiness, { readyMaxProjectionLagSeconds: bound } as AppConfig, { now: () => now });
   };
 
   it('is ready while the asynchronous read model is caught up or within the bound', async () => {
@@ -41,5 +41,26 @@ describe('readiness and projection lag', () => {
     expect([await controller(undefined).ready(r as never), r.code]).toEqual([{ status: 'shutting down' }, 503]);
     const other = reply();
     expect(((await controller(undefined).ready(other as never)) as any).status).toBe('ok');
+  });
+
+  it('stays 200 with status degraded while Kafka is away or a group is stuck joining: the database decides, only settlement waits for Kafka', async () => {
+    const kafka = { cluster: undefined as string | undefined, group: 'joined' };
+    const readiness = new Readiness();
+    reportKafka(readiness, async () => kafka.cluster, [{ groupId: 'pix-api-settlement', reportedState: () => kafka.group }]);
+    const probe = async () => {
+      const r = reply();
+      const body: any = await controller(undefined, 30, readiness).ready(r as never);
+      return [r.code, body.status, body.database, body.kafka, body['kafka pix-api-settlement']];
+    };
+    expect(await probe()).toEqual([200, 'ok', 'up', 'up', 'joined']);
+    kafka.cluster = 'connect ECONNREFUSED';
+    kafka.group = 'joining';
+    expect(await probe()).toEqual([200, 'degraded', 'up', 'unreachable', 'joining']);
+    kafka.cluster = undefined;
+    kafka.group = 'stuck joining';
+    expect(await probe()).toEqual([200, 'degraded', 'up', 'up', 'stuck joining']);
+    expect(await readiness.dependencyUp('kafka')).toBe(false);
+    kafka.group = 'joined';
+    expect(await readiness.dependencyUp('kafka')).toBe(true);
   });
 });

@@ -3,25 +3,24 @@ import type { FastifyReply } from 'fastify';
 import type { Pool } from 'pg';
 import { isDraining } from '@pix/http-edge';
 import type { EventStore } from '@pix/event-store';
-import { countSolicitacoesEmProcessamento } from '@pix/read-models';
 import { Public } from '../auth/auth-context';
 import type { Projections } from '../infrastructure/projections';
 import { CLOCK, CONFIG, PROJECTIONS, EVENT_STORE, READ_DB, READINESS } from '../infrastructure/tokens';
 import type { AppConfig } from '../config/config';
 import { projectionLags } from '../metrics/projection-lag';
 import type { Clock } from '../shared/ports';
+import { probeDatabase } from './database-probe';
 import type { Readiness } from './readiness';
-
-/** A probe never waits longer than this for the database. */
-const PROBE_TIMEOUT_MS = 2000;
 
 /**
  * Probes, open without a token. `live`: the process answers (restart it if not). `ready` (and
- * `/health`, its alias): the database answers, so writes can be served, and the Kafka cluster
- * answers when one is configured (settlement needs it); 503 while either does not. Kafka
- * consumers join in the background and are reported, not waited for. 503 once a shutdown has
- * begun (SHUTDOWN_DELAY), while every other request is still served. Plus what an
- * operator wants first: where each read model is, batch work pending (counts only).
+ * `/health`, its alias): this instance can serve HTTP, which the database decides; 503 while it
+ * does not answer. Kafka (the cluster, each consumer group) is reported, never decides: while it
+ * is away or a group is stuck joining the answer is 200 with status `degraded`, since only
+ * settlement, a background consumer, waits for it (a Kafka blip took every instance out of the
+ * load balancer while writes were answered in 15 ms: an audit, 2026-11-27). 503 once a shutdown
+ * has begun (SHUTDOWN_DELAY), while every other request is still served. Plus what an operator
+ * wants first: where each read model is, batch work pending (counts only).
  */
 @Public()
 @Controller('health')
@@ -37,11 +36,15 @@ export class HealthController {
     // Inline read models (PostgreSQL, ADR 14) never lag; asynchronous ones (EventStoreDB) may.
     const bound = config.readyMaxProjectionLagSeconds;
     if (bound > 0)
-      readiness.check('projectionLag', async () => {
-        const lags = await projectionLags(store, projections.checkpoints(), clock.now());
-        const behind = Object.entries(lags).filter(([, lag]) => lag.seconds > bound);
-        return behind.length > 0 ? `${behind.map(([name]) => name).join(', ')} more than ${bound} s behind` : undefined;
-      }, 'behind');
+      readiness.check(
+        'projectionLag',
+        async () => {
+          const lags = await projectionLags(store, projections.checkpoints(), clock.now());
+          const behind = Object.entries(lags).filter(([, lag]) => lag.seconds > bound);
+          return behind.length > 0 ? `${behind.map(([name]) => name).join(', ')} more than ${bound} s behind` : undefined;
+        },
+        { failedAs: 'behind' },
+      );
   }
 
   @Get('live')
@@ -57,15 +60,15 @@ export class HealthController {
   @Get('ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply) {
     if (isDraining(reply)) return shuttingDown(reply);
-    const dependencies = await this.readiness.dependencies();
-    const common = { eventStore: this.store.name, projections: this.projections.checkpoints(), ...this.readiness.snapshot(), ...dependencies.states };
+    const reading = await this.readiness.read();
+    const common = { eventStore: this.store.name, projections: this.projections.checkpoints(), ...reading.states };
     try {
-      const pending = await withTimeout(countSolicitacoesEmProcessamento(this.db), PROBE_TIMEOUT_MS);
-      if (!dependencies.up) {
+      const pending = await probeDatabase(this.db);
+      if (!reading.up) {
         void reply.status(503).header('retry-after', '2');
         return { status: 'unavailable', database: 'up', ...common };
       }
-      return { status: 'ok', database: 'up', ...common, lotecobv: { solicitacoesEmProcessamento: pending } };
+      return { status: reading.degraded ? 'degraded' : 'ok', database: 'up', ...common, lotecobv: { solicitacoesEmProcessamento: pending } };
     } catch {
       // No error text: this endpoint is open, and the message would name internal addresses.
       void reply.status(503).header('retry-after', '2');
@@ -78,12 +81,4 @@ export class HealthController {
 function shuttingDown(reply: FastifyReply) {
   void reply.status(503);
   return { status: 'shutting down' };
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer from the database within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

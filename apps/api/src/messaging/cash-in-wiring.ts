@@ -8,7 +8,7 @@ import { kafkaTransport } from './kafka-transport';
 import { unfinishedLocalCashIns } from './local-cash-in-recovery';
 import { InProcessCashInBus } from '@pix/messaging-local';
 import type { AppConfig } from '../config/config';
-import type { Readiness } from '../health/readiness';
+import { reportKafka, type Readiness } from '../health/readiness';
 import { CLOCK, CONFIG, EVENT_STORE, READ_DB, READINESS } from '../infrastructure/tokens';
 import type { Clock } from '../shared/ports';
 import { SettleCashIn } from '../settlement/settle-cash-in';
@@ -74,10 +74,9 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
       const publisher = new KafkaCashInPublisher(createKafka(this.config.kafkaBrokers, 'pix-api-publisher', KAFKA_PUBLISH_RETRY, this.kafkaLogs));
       this.publisher = publisher;
       const probe = new BrokerProbe(this.config.kafkaBrokers, undefined, undefined, this.kafkaLogs);
-      this.readiness.check('kafka', () => probe.check());
+      reportKafka(this.readiness, () => probe.check(), this.servers);
       this.stops.push(() => probe.close(), () => publisher.disconnect());
       for (const s of this.servers) {
-        this.readiness.report(`kafka ${s.groupId}`, () => s.state);
         // Nest closes them with the app; this covers a process whose app never connected them.
         this.stops.push(() => s.close());
         // Consumption starts with the application (after start-up's catch-up), never before; the

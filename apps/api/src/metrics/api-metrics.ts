@@ -3,11 +3,13 @@ import type { FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import { DuplicateEventIdError, WrongExpectedRevisionError, type EventStore } from '@pix/event-store';
 import { kafkaTransport } from '../messaging/kafka-transport';
-import { installConsumerLagMetrics, installHttpMetrics, installMetricsEndpoint, installOutboxMetrics, routeTemplateOf, type Metrics } from '@pix/observability';
+import { installConsumerLagMetrics, installDependencyMetrics, installHttpMetrics, installMetricsEndpoint, installOutboxMetrics, routeTemplateOf, type Metrics } from '@pix/observability';
 import { authContextOf } from '../auth/auth-context';
 import type { AppConfig } from '../config/config';
 import { TOKEN_PATH } from '../access/token/token.controller';
-import { EVENT_STORE, PROJECTIONS, READ_DB } from '../infrastructure/tokens';
+import { EVENT_STORE, PROJECTIONS, READ_DB, READINESS } from '../infrastructure/tokens';
+import { probeDatabase } from '../health/database-probe';
+import type { Readiness } from '../health/readiness';
 import type { Projections } from '../infrastructure/projections';
 import { CashInWiring } from '../messaging/cash-in-wiring';
 import { SettleCashIn } from '../settlement/settle-cash-in';
@@ -56,6 +58,12 @@ export function installApiMetrics(app: NestFastifyApplication, config: AppConfig
     const { rows } = await db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM rm_lotecobv_solicitacao GROUP BY status');
     const counts = new Map(rows.map((r) => [r.status, r.n]));
     return ['EM_PROCESSAMENTO', 'CRIADA', 'NEGADA'].map((status) => ({ labels: { status }, value: counts.get(status) ?? 0 }));
+  });
+  // Readiness's own probes: the database, and Kafka where configured (the cluster, no group stuck joining).
+  const readiness = app.get<Readiness>(READINESS);
+  installDependencyMetrics(metrics, {
+    database: () => probeDatabase(db).then(() => true),
+    ...(config.kafkaBrokers.length > 0 ? { kafka: () => readiness.dependencyUp('kafka') } : {}),
   });
   // Local mode runs the notifier in this process; its outbox is watched here too.
   if (config.mode === 'local') installOutboxMetrics(metrics, () => app.get(CashInWiring, { strict: false }).notifier?.outbox.stats());
