@@ -80,7 +80,7 @@ describe('production logs and metrics', () => {
     const text = (await metricsText()) + notifierText;
     const dashboard = readFileSync(path.join(__dirname, '../../docker/grafana/pix-dashboard.json'), 'utf8');
     const alerts = parse(readFileSync(path.join(__dirname, '../../docker/prometheus/alerts.yml'), 'utf8')) as { groups: { rules: { alert: string; expr: string }[] }[] };
-    expect(alerts.groups[0].rules.map((r) => r.alert)).toEqual(expect.arrayContaining(['PixProjectionLagging', 'PixOldestNotificationPending', 'PixDeadNotifications', 'PixHttp5xxRate']));
+    expect(alerts.groups[0].rules.map((r) => r.alert)).toEqual(expect.arrayContaining(['PixProjectionLagging', 'PixOldestNotificationPending', 'PixDeadNotifications', 'PixHttp5xxRate', 'PixDependencyDown']));
     const used = new Set([...(dashboard + alerts.groups.flatMap((g) => g.rules.map((r) => r.expr)).join(' ')).matchAll(/\b((?:pix|process|nodejs)_[a-z0-9_]+)/g)].map((m) => m[1].replace(/_(bucket|sum|count)$/, '')));
     const exposed = new Set([...text.matchAll(/^# TYPE (\S+)/gm)].map((m) => m[1]));
     expect([...used].filter((name) => !exposed.has(name))).toEqual([]);
@@ -112,6 +112,8 @@ describe('production logs and metrics', () => {
     expect(text).toMatch(/pix_projection_lag_events\{projection="cobv",service="pix-api"\} \d+/);
     expect(text).toMatch(/pix_projection_lag_seconds\{projection="cobv",service="pix-api"\} [\d.]+/);
     expect(text).toMatch(/pix_batch_requests\{status="EM_PROCESSAMENTO",service="pix-api"\} 0/);
+    // Readiness's probes as series; no KAFKA_BROKERS here, so no kafka one.
+    expect(text.split('\n').filter((l) => l.startsWith('pix_dependency_up'))).toEqual(['pix_dependency_up{dependency="database",service="pix-api"} 1']);
     // Bounded labels: no txid, document or URL in any series.
     for (const value of [txid, CPF, CNPJ, '?']) expect(text.split('\n').filter((l) => !l.startsWith('#') && l.includes(value))).toEqual([]);
 
