@@ -3,22 +3,14 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig, loadDeadLettersConfig } from './config';
-import { makePayloadKeyFiles } from './payload-keys.fixture';
+import { makePayloadKeyFiles, productionEnv } from './payload-keys.fixture';
 import { localConsumerGroups } from './settlement-config';
 
 describe('configuration', () => {
   const keys = makePayloadKeyFiles();
   afterAll(() => rmSync(keys.dir, { recursive: true, force: true }));
   /** Everything production requires. */
-  const production = () => ({
-    MODE: 'production',
-    PAYLOAD_SIGNING_KEY_FILE: keys.file('current.key'),
-    PAYLOAD_SIGNING_CERT_FILE: keys.file('current.crt'),
-    DATABASE_URL: 'postgres://db/pix',
-    AUTH_TOKEN_KEY: 'ab'.repeat(32),
-    LOCATION_HOST: 'pix.example.com',
-    KAFKA_BROKERS: 'kafka:9092',
-  });
+  const production = () => productionEnv(keys);
 
   it('starts in local mode with the documented sandbox receiver', () => {
     const c = loadConfig({});

@@ -1,22 +1,15 @@
 import { rmSync } from 'node:fs';
 import { integerSettings, NOT_DECIMAL_INTEGERS, refusal } from '@pix/testing';
 import { loadAdminConfig, loadConfig } from './config';
-import { makePayloadKeyFiles } from './payload-keys.fixture';
+import { makePayloadKeyFiles, productionEnv } from './payload-keys.fixture';
 
 // Every integer setting of the API and of `npm run admin`, found by what the loaders do rather
 // than listed by hand: one added later with Number() (which took PORT=0x4B8D as 19341) fails here.
 describe('integer settings: decimal digits only, refused by name otherwise', () => {
   const keys = makePayloadKeyFiles();
   afterAll(() => rmSync(keys.dir, { recursive: true, force: true }));
-  const production = () => ({
-    MODE: 'production',
-    DATABASE_URL: 'postgres://db/pix',
-    AUTH_TOKEN_KEY: 'ab'.repeat(32),
-    PAYLOAD_SIGNING_KEY_FILE: keys.file('current.key'),
-    PAYLOAD_SIGNING_CERT_FILE: keys.file('current.crt'),
-    LOCATION_HOST: 'pix.example.com',
-    KAFKA_BROKERS: 'kafka:9092',
-  });
+  /** Everything production requires. */
+  const production = () => productionEnv(keys);
   const API = ['AUTH_CACHE_MS', 'AUTH_TOKEN_TTL_SECONDS', 'LOTECOBV_CONCURRENCY', 'LOTECOBV_MAX_REQUESTS', 'MAX_BODY_BYTES', 'PORT', 'RATE_LIMIT_BURST', 'RATE_LIMIT_PER_SECOND', 'READY_MAX_PROJECTION_LAG_SECONDS', 'SHUTDOWN_DRAIN_MS', 'WEBHOOK_MAX_BATCH', 'WEBHOOK_MAX_IN_FLIGHT_PER_KEY'];
   const loaders = [
     { what: 'the API in local mode', load: loadConfig, base: () => ({}), known: API },

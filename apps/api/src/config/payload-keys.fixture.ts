@@ -12,3 +12,14 @@ export function makePayloadKeyFiles(): { dir: string; file(name: string): string
   writeFileSync(path.join(dir, 'garbage.pem'), 'not a pem\n');
   return { dir, file: (name) => path.join(dir, name) };
 }
+
+/** For specs: everything production mode requires, with these key files. */
+export const productionEnv = (keys: { file(name: string): string }): Record<string, string> => ({
+  MODE: 'production',
+  DATABASE_URL: 'postgres://db/pix',
+  AUTH_TOKEN_KEY: 'ab'.repeat(32),
+  PAYLOAD_SIGNING_KEY_FILE: keys.file('current.key'),
+  PAYLOAD_SIGNING_CERT_FILE: keys.file('current.crt'),
+  LOCATION_HOST: 'pix.example.com',
+  KAFKA_BROKERS: 'kafka:9092',
+});

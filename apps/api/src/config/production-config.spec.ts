@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { ConfigError, loadAdminConfig, loadConfig } from './config';
-import { makePayloadKeyFiles } from './payload-keys.fixture';
+import { makePayloadKeyFiles, productionEnv } from './payload-keys.fixture';
 
 const problemsOf = (load: () => unknown): string => {
   try {
@@ -16,15 +16,8 @@ const problemsOf = (load: () => unknown): string => {
 describe('production configuration: nothing required is guessed', () => {
   const keys = makePayloadKeyFiles();
   afterAll(() => rmSync(keys.dir, { recursive: true, force: true }));
-  const production = () => ({
-    MODE: 'production',
-    DATABASE_URL: 'postgres://db/pix',
-    AUTH_TOKEN_KEY: 'ab'.repeat(32),
-    PAYLOAD_SIGNING_KEY_FILE: keys.file('current.key'),
-    PAYLOAD_SIGNING_CERT_FILE: keys.file('current.crt'),
-    LOCATION_HOST: 'pix.example.com',
-    KAFKA_BROKERS: 'kafka:9092',
-  });
+  /** Everything production requires. */
+  const production = () => productionEnv(keys);
 
   it('starts with everything production requires', () => {
     expect(loadConfig(production())).toMatchObject({ locationHost: 'pix.example.com', kafkaBrokers: ['kafka:9092'], host: '0.0.0.0' });
