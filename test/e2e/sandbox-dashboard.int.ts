@@ -186,11 +186,20 @@ describe('sandbox dashboard (local mode, in Chromium)', () => {
     await page.getByRole('button', { name: 'Create charge' }).click();
     await expectText(page, '#charge-result', 'Enter an amount or % for the modality chosen: Fine.');
     await fine.getByLabel('Modality').selectOption('');
-    // A payment date past the charge's validity: its reason once, not twice.
+    // A payment date past the charge's validity: its reason once, not twice. Choosing the charge
+    // asks the cost for today first; that answer, held back to arrive last, must not win.
+    const late = `DPP=${todaySaoPaulo()}`;
+    await page.route((url) => url.search.includes(late), async (route) => {
+      await new Promise((r) => setTimeout(r, 700));
+      await route.continue();
+    });
     await page.locator('#pay-form [name=txid]').selectOption(open);
     await page.getByLabel('Payment date').fill(plusDays(todaySaoPaulo(), 90));
     await expectText(page, '#pay-cost', /DPP superior/);
+    await page.waitForTimeout(1000);
+    await expectText(page, '#pay-cost', /DPP superior/);
     expect((await page.locator('#pay-cost').textContent())!.split('DPP superior').length).toBe(2);
+    await page.unroute((url) => url.search.includes(late));
     await page.getByLabel('Payment date').fill(todaySaoPaulo());
 
     // Then nothing answers (as with the API stopped): every request the page makes is refused.

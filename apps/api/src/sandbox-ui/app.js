@@ -194,10 +194,15 @@ async function updateCost() {
   const option = select.selectedOptions[0];
   state.costFor = select.value;
   const out = $('pay-cost');
+  // Only the latest question is answered: choosing the charge, then the date, asks twice, and
+  // the first answer arriving last showed the cost of a date no longer chosen (a browser test).
+  const asked = (state.costAsked = (state.costAsked ?? 0) + 1);
   if (!option || !option.value || !date) return void (out.value = '–');
   out.className = '';
   await guarded(out, async () => {
-    const cost = await costOn(option.dataset.location, date);
+    const cost = await costOn(option.dataset.location, date).catch((thrown) => ({ thrown }));
+    if (asked !== state.costAsked) return;
+    if (cost.thrown) throw cost.thrown;
     out.value = cost.error ? cost.error : money(cost.final);
     out.className = cost.error ? 'error' : '';
     out.dataset.final = cost.final || '';
