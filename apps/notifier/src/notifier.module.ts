@@ -2,6 +2,7 @@ import { Controller, Get, Inject, Injectable, Logger, Module, Res, type DynamicM
 import { APP_GUARD } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
 import { isDraining } from '@pix/http-edge';
+import { withTimeout } from '@pix/observability';
 import { Pool } from 'pg';
 import { EVENT_STORE_MIGRATIONS, EventStoreDbEventStore, migrate, PostgresEventStore, type EventStore } from '@pix/event-store';
 import { OUTBOX_MIGRATIONS } from '@pix/webhook-delivery';
@@ -39,10 +40,8 @@ export class KafkaState {
 const PROBE_TIMEOUT_MS = 2000;
 
 /** Readiness's database probe (pix_dependency_up{dependency="database"} asks the same): the outbox's counts. */
-export async function probeOutbox(core: NotifierCore) {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('database probe timed out')), PROBE_TIMEOUT_MS)));
-  return Promise.race([core.outbox.stats(), timeout]).finally(() => clearTimeout(timer));
+export function probeOutbox(core: NotifierCore) {
+  return withTimeout(core.outbox.stats(), PROBE_TIMEOUT_MS, 'database probe timed out');
 }
 
 /**

@@ -5,6 +5,7 @@ export * from './correlated-logger';
 export * from './access-log';
 export * from './startup-failure';
 export * from './metrics';
+export * from './with-timeout';
 export * from './http-metrics';
 export * from './service-metrics';
 export * from './scrub';

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { withTimeout } from '@pix/observability';
 import { countSolicitacoesEmProcessamento } from '@pix/read-models';
 
 /** A probe never waits longer than this for the database. */
@@ -9,9 +10,5 @@ const PROBE_TIMEOUT_MS = 2000;
  * requests pending, which /health shows; rejects when the database does not answer in time.
  */
 export function probeDatabase(db: Pool): Promise<number> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer from the database within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
-  });
-  return Promise.race([countSolicitacoesEmProcessamento(db), timeout]).finally(() => clearTimeout(timer));
+  return withTimeout(countSolicitacoesEmProcessamento(db), PROBE_TIMEOUT_MS, `no answer from the database within ${PROBE_TIMEOUT_MS} ms`);
 }

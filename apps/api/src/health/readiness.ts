@@ -25,7 +25,10 @@ export class Readiness {
    * is open to anyone); `up`: every required check passed; `degraded`: something else did not.
    */
   async read(): Promise<{ up: boolean; degraded: boolean; states: Record<string, string> }> {
-    const parts = [...this.parts].map(([name, p]) => ({ name, state: p.state(), ok: true, healthy: p.healthy(p.state()) }));
+    const parts = [...this.parts].map(([name, p]) => {
+      const state = p.state();
+      return { name, state, healthy: p.healthy(state) };
+    });
     const checks = await Promise.all([...this.checks].map(async ([name, c]) => ({ name, ...(await this.run(c)), required: c.required })));
     return {
       up: checks.every((c) => c.ok || !c.required),
