@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppendConditionFailedError, WrongExpectedRevisionError, type AppendCondition, type EventStore, type GlobalPosition, type RecordedEvent } from './port';
+import type { Snapshotting } from './snapshots';
 import { toEventData, typeEvents, type DomainEvent, type Recorded, type TypedStream } from './typed';
 
 /** A pure aggregate: decide(command, state) → events; evolve(state, event) → state. */
@@ -15,6 +16,8 @@ export interface Handled<S, E> {
   events: E[];
   /** Where they are, for read-your-writes of asynchronous read models; undefined when nothing changed. */
   position?: GlobalPosition;
+  /** Where the stream's last event is after the command (appended or read); undefined for a stream that does not exist. */
+  lastPosition?: GlobalPosition;
 }
 
 export interface HandleOptions {
@@ -32,9 +35,26 @@ export interface HandleOptions {
   assumeNew?: { conditions: AppendCondition[] };
 }
 
+/** Options of an aggregate whose streams are snapshotted (a long stream is folded from its snapshot). */
+export interface SnapshotOptions<S> extends HandleOptions {
+  snapshots?: Snapshotting<S>;
+}
+
 export interface BuildContext {
   /** The state is assumed (the stream was not read): see HandleOptions.assumeNew. */
   assumedNew: boolean;
+}
+
+/** What a command decides on: the state, the events read (after the snapshot, if one was used), the revision and position of the last. */
+interface Aggregate<S, E extends DomainEvent> {
+  state: S;
+  recorded: Recorded<E>[];
+  /** Every event of the stream, when no snapshot was used (inline projections fold them). */
+  all?: RecordedEvent[];
+  last: bigint;
+  lastPosition?: GlobalPosition;
+  /** The snapshot's revision (-1: none was used). */
+  snapshotAt: bigint;
 }
 
 /**
@@ -49,7 +69,7 @@ export async function handleCommand<C, E extends DomainEvent, S>(
   stream: TypedStream<E>,
   decider: CommandDecider<C, E, S>,
   build: (state: S, recorded: Recorded<E>[], context: BuildContext) => C | Promise<C>,
-  options: HandleOptions = {},
+  options: SnapshotOptions<S> = {},
 ): Promise<Handled<S, E>> {
   if (options.assumeNew && (options.assumeNew.conditions.length === 0 || store.capabilities.appendConditions)) {
     const done = await assumingNew(store, stream, decider, build, options, options.assumeNew.conditions);
@@ -57,18 +77,50 @@ export async function handleCommand<C, E extends DomainEvent, S>(
   }
   const maxAttempts = options.maxAttempts ?? 200;
   for (let attempt = 1; ; attempt++) {
-    const raw = await store.readStream(stream.id);
-    const recorded = typeEvents(stream, raw);
-    const state = recorded.reduce<S>((s, e) => decider.evolve(s, e), decider.initialState);
-    const events = decider.decide(await build(state, recorded, { assumedNew: false }), state);
-    if (events.length === 0) return { state, events };
+    const read = await aggregate(store, stream, decider, options.snapshots);
+    const events = decider.decide(await build(read.state, read.recorded, { assumedNew: false }), read.state);
+    if (events.length === 0) {
+      await snapshotIfDue(stream.id, options.snapshots, read, read.state, read.last, () => read.recorded[read.recorded.length - 1]?.id);
+      return { state: read.state, events, lastPosition: read.lastPosition };
+    }
     try {
-      return await append(store, stream, decider, state, events, raw, recorded.length === 0 ? -1n : recorded[recorded.length - 1].revision, options);
+      const done = await append(store, stream, decider, read.state, events, read.all, read.last, options);
+      await snapshotIfDue(stream.id, options.snapshots, read, done.state, read.last + BigInt(events.length), () => done.ids[done.ids.length - 1]);
+      return { state: done.state, events, position: done.position, lastPosition: done.position };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw error;
       await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, attempt * 2)));
     }
   }
+}
+
+/**
+ * The stream folded with `evolve`: from its snapshot when there is one whose event the stream
+ * still holds at its revision (read from there, that event included, to check), else whole.
+ */
+async function aggregate<E extends DomainEvent, S>(store: EventStore, stream: TypedStream<E>, decider: CommandDecider<unknown, E, S>, snapshots?: Snapshotting<S>): Promise<Aggregate<S, E>> {
+  const snapshot = snapshots && (await snapshots.store.read(stream.id, snapshots.version).catch(() => undefined));
+  const from = snapshot && snapshots.restore(snapshot.state);
+  if (snapshot && from !== undefined) {
+    const raw = await store.readStream(stream.id, { fromRevision: snapshot.revision });
+    if (raw[0]?.revision === snapshot.revision && raw[0].id === snapshot.eventId) {
+      const recorded = typeEvents(stream, raw.slice(1));
+      const last = raw[raw.length - 1];
+      return { state: recorded.reduce<S>((s, e) => decider.evolve(s, e), from), recorded, last: last.revision, lastPosition: last.position, snapshotAt: snapshot.revision };
+    }
+  }
+  const raw = await store.readStream(stream.id);
+  const recorded = typeEvents(stream, raw);
+  const state = recorded.reduce<S>((s, e) => decider.evolve(s, e), decider.initialState);
+  const last = raw[raw.length - 1];
+  return { state, recorded, all: raw, last: last ? last.revision : -1n, lastPosition: last?.position, snapshotAt: -1n };
+}
+
+/** A new snapshot at `revision` once `every` events were folded past the last one (a cache: a failed write is only a missed one). */
+async function snapshotIfDue<S>(streamId: string, snapshots: Snapshotting<S> | undefined, read: { snapshotAt: bigint }, state: S, revision: bigint, eventId: () => string | undefined) {
+  if (!snapshots || revision - read.snapshotAt < BigInt(snapshots.every)) return;
+  const id = eventId();
+  if (id !== undefined) await snapshots.store.write(streamId, snapshots.version, { revision, eventId: id, state }).catch(() => undefined);
 }
 
 /** The assumed-new attempt; undefined when the ordinary path must decide. */
@@ -89,7 +141,8 @@ async function assumingNew<C, E extends DomainEvent, S>(
   }
   if (events.length === 0) return undefined;
   try {
-    return await append(store, stream, decider, state, events, [], -1n, options, conditions);
+    const { ids: _ids, ...done } = await append(store, stream, decider, state, events, [], -1n, options, conditions);
+    return { ...done, events, lastPosition: done.position };
   } catch (error) {
     if (error instanceof WrongExpectedRevisionError || error instanceof AppendConditionFailedError) return undefined;
     throw error;
@@ -102,16 +155,18 @@ async function append<C, E extends DomainEvent, S>(
   decider: CommandDecider<C, E, S>,
   state: S,
   events: E[],
-  prior: RecordedEvent[],
+  prior: readonly RecordedEvent[] | undefined,
   last: bigint,
   options: HandleOptions,
   conditions?: AppendCondition[],
-): Promise<Handled<S, E>> {
+): Promise<{ state: S; position: GlobalPosition; ids: string[] }> {
+  const ids = events.map((_, i) => options.eventId?.(last + 1n + BigInt(i), i) ?? randomUUID());
   const { position } = await store.appendToStream(
     stream.id,
-    events.map((e, i) => ({ id: options.eventId?.(last + 1n + BigInt(i), i) ?? randomUUID(), type: e.type, data: toEventData(e.data) })),
+    events.map((e, i) => ({ id: ids[i], type: e.type, data: toEventData(e.data) })),
     last < 0n ? 'no_stream' : last,
-    { prior, ...(conditions && conditions.length > 0 ? { conditions } : {}) },
+    // Without every prior event (a snapshot was used), inline projections read their rows instead.
+    { ...(prior ? { prior } : {}), ...(conditions && conditions.length > 0 ? { conditions } : {}) },
   );
-  return { state: events.reduce(decider.evolve, state), events, position };
+  return { state: events.reduce(decider.evolve, state), position, ids };
 }

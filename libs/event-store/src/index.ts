@@ -5,3 +5,4 @@ export * from './subscribe';
 export * from './postgres';
 export * from './eventstoredb';
 export * from './round-trip-sharing';
+export * from './snapshots';

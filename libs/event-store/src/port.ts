@@ -52,6 +52,11 @@ export interface ReadAllOptions {
   unfenced?: boolean;
 }
 
+export interface ReadStreamOptions {
+  /** The first revision to read (a snapshot's own, to check it against the stream: see snapshots.ts). */
+  fromRevision?: bigint;
+}
+
 /** What an adapter can do beyond the port's minimum. */
 export interface StoreCapabilities {
   /**
@@ -88,8 +93,11 @@ export interface AppendOptions {
 export interface EventStore {
   readonly name: string;
   readonly capabilities: StoreCapabilities;
-  /** Events of one stream in revision order; [] when the stream does not exist. */
-  readStream(streamId: string): Promise<RecordedEvent[]>;
+  /**
+   * Events of one stream in revision order, from `fromRevision` (inclusive; default 0, the whole
+   * stream); [] when the stream does not exist or has nothing from there.
+   */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   appendToStream(streamId: string, events: EventToAppend[], expected: ExpectedRevision, options?: AppendOptions): Promise<AppendResult>;
   /**
    * A page of events in global order after a checkpoint. Never returns an event while an

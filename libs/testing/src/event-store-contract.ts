@@ -45,6 +45,18 @@ export function eventStoreContract(adapterName: string, factory: () => Promise<C
       expect(read[0].recordedAt).toBeInstanceOf(Date);
     });
 
+    it('reads a stream from a revision on (inclusive), and nothing past its end', async () => {
+      const events = [event('A'), event('B'), event('C')];
+      await store.appendToStream(stream(), events, 'no_stream');
+      expect((await store.readStream(stream(), { fromRevision: 1n })).map((e) => [e.id, e.revision])).toEqual([
+        [events[1].id, 1n],
+        [events[2].id, 2n],
+      ]);
+      expect((await store.readStream(stream(), { fromRevision: 0n })).length).toBe(3);
+      expect(await store.readStream(stream(), { fromRevision: 3n })).toEqual([]);
+      expect(await store.readStream(stream('b'), { fromRevision: 1n })).toEqual([]);
+    });
+
     it('rejects no_stream when the stream exists, and stream_exists when it does not', async () => {
       await store.appendToStream(stream(), [event()], 'no_stream');
       await expect(store.appendToStream(stream(), [event()], 'no_stream')).rejects.toBeInstanceOf(WrongExpectedRevisionError);

@@ -1,6 +1,6 @@
 import { Global, Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
-import { EventStoreDbEventStore, PostgresEventStore, type EventStore } from '@pix/event-store';
+import { EventStoreDbEventStore, PostgresEventStore, PostgresSnapshotStore, type EventStore } from '@pix/event-store';
 import type { AppConfig } from '../config/config';
 import { systemClock, type Clock } from '../shared/ports';
 import { Readiness } from '../health/readiness';
@@ -11,7 +11,7 @@ import { enableInlineProjections, inlineOn } from '@pix/read-models';
 import { AccessDirectory } from '../access/access-directory';
 import { resolveTokenKey } from '../access/token/token-key';
 import { TokenSigner } from '../access/token/token-signer';
-import { ACCESS_DIRECTORY, CLOCK, PROJECTIONS, CONFIG, EVENT_STORE, LOCATION_IDS, READ_DB, READINESS, RECEIVER_DIRECTORY, SCHEMA, TOKEN_SIGNER } from './tokens';
+import { ACCESS_DIRECTORY, CLOCK, PROJECTIONS, CONFIG, EVENT_STORE, LOCATION_IDS, READ_DB, READINESS, RECEIVER_DIRECTORY, SCHEMA, SNAPSHOTS, TOKEN_SIGNER } from './tokens';
 
 export interface InfrastructureOptions {
   config: AppConfig;
@@ -64,6 +64,7 @@ export class InfrastructureModule implements OnApplicationBootstrap, OnApplicati
             return store;
           },
         },
+        { provide: SNAPSHOTS, inject: [READ_DB, SCHEMA], useFactory: (pool: Pool) => new PostgresSnapshotStore(pool) },
         { provide: LOCATION_IDS, inject: [READ_DB, SCHEMA], useFactory: (pool: Pool) => SequenceLocationIds.create(pool, config.locationHost) },
         { provide: PROJECTIONS, inject: [EVENT_STORE, READ_DB], useFactory: (store: EventStore, pool: Pool) => new Projections(store, pool) },
         // Receivers, keys and clients from their streams, cached for AUTH_CACHE_MS.
@@ -71,7 +72,7 @@ export class InfrastructureModule implements OnApplicationBootstrap, OnApplicati
         { provide: RECEIVER_DIRECTORY, useExisting: ACCESS_DIRECTORY },
         { provide: TOKEN_SIGNER, useFactory: () => new TokenSigner(resolveTokenKey(config), undefined, config.auth.previousTokenKeys) },
       ],
-      exports: [CONFIG, CLOCK, READ_DB, READINESS, EVENT_STORE, LOCATION_IDS, PROJECTIONS, RECEIVER_DIRECTORY, ACCESS_DIRECTORY, TOKEN_SIGNER],
+      exports: [CONFIG, CLOCK, READ_DB, READINESS, EVENT_STORE, SNAPSHOTS, LOCATION_IDS, PROJECTIONS, RECEIVER_DIRECTORY, ACCESS_DIRECTORY, TOKEN_SIGNER],
     };
   }
 

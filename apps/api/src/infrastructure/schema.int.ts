@@ -64,6 +64,7 @@ describe('start-up schema on an empty database', () => {
             '0017-webhook-outbox-resends',
             '0018-webhook-outbox-correlation-id',
             '0019-webhook-outbox-lease-owner',
+            '0020-es-snapshots',
           ]);
           const indexes = await check.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'webhook_outbox' AND indexname = 'webhook_outbox_due_idx'`);
           expect(indexes.rows).toEqual([]);

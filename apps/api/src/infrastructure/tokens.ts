@@ -14,3 +14,5 @@ export const TOKEN_SIGNER = Symbol('TokenSigner');
 export const READINESS = Symbol('Readiness');
 /** Resolves once the start-up migration has run (everything touching tables depends on it). */
 export const SCHEMA = Symbol('Schema');
+/** Snapshots of long streams (a batch's), in the read models' database. */
+export const SNAPSHOTS = Symbol('SnapshotStore');

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { lotecobvDecider, tenantKey, type LoteCobVCommand, type LoteCobVState } from '@pix/domain';
-import { handleCommand, type EventStore } from '@pix/event-store';
+import { LOTECOBV_SNAPSHOT, lotecobvDecider, tenantKey, type LoteCobVCommand, type LoteCobVState } from '@pix/domain';
+import { handleCommand, type EventStore, type SnapshotStore, type Snapshotting } from '@pix/event-store';
 import { lotecobvProjection, solicitacaoLoteProjection } from '@pix/read-models';
 import type { Projections } from '../infrastructure/projections';
-import { CLOCK, EVENT_STORE, PROJECTIONS } from '../infrastructure/tokens';
+import { CLOCK, EVENT_STORE, PROJECTIONS, SNAPSHOTS } from '../infrastructure/tokens';
 import { KeyedMutex } from '../shared/keyed-mutex';
 import type { Clock } from '../shared/ports';
 import { lotecobvStream } from '../shared/streams';
@@ -16,20 +16,33 @@ import { lotecobvStream } from '../shared/streams';
 export class LoteCobVWriter {
   private readonly logger = new Logger('LoteCobVWriter');
   private readonly mutex = new KeyedMutex();
+  readonly snapshots: Snapshotting<LoteCobVState>;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(PROJECTIONS) private readonly projections: Projections,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+    @Inject(SNAPSHOTS) snapshots: SnapshotStore,
+  ) {
+    this.snapshots = batchSnapshots(snapshots);
+  }
 
   /** On the receiver's own batch `lotecobv-{recebedorId}/{id}`. */
   execute(recebedorId: string, id: string, build: (state: LoteCobVState, now: Date) => Promise<LoteCobVCommand> | LoteCobVCommand): Promise<void> {
     const key = tenantKey(recebedorId, id);
     return this.mutex.run(key, async () => {
-      const { position } = await handleCommand(this.store, lotecobvStream(recebedorId, id), lotecobvDecider, (s) => build(s, this.clock.now()));
+      const { position } = await handleCommand(this.store, lotecobvStream(recebedorId, id), lotecobvDecider, (s) => build(s, this.clock.now()), { snapshots: this.snapshots });
       if (position && !(await this.projections.waitFor([lotecobvProjection.name, solicitacaoLoteProjection.name], position)))
         this.logger.warn(`read models of lotecobv ${key} not caught up after 5 s; the batch is stored and will be processed`);
     });
   }
 }
+
+/**
+ * A batch's stream is snapshotted every SNAPSHOT_EVERY events: a round of 1,000 requests adds
+ * ~1,000 events (its requests, then a decision each), and a command reads the snapshot and at
+ * most that many more, however many rounds the batch has had (ADR 6).
+ */
+const SNAPSHOT_EVERY = 500;
+
+export const batchSnapshots = (store: SnapshotStore): Snapshotting<LoteCobVState> => ({ store, ...LOTECOBV_SNAPSHOT, every: SNAPSHOT_EVERY });

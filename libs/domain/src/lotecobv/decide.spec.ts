@@ -1,4 +1,4 @@
-import { cobvKeyOfStream, cobvStreamId, lotecobvDecider, lotecobvKeyOfStream, lotecobvStreamId, type LoteCobVCommand, type LoteCobVEvent, type SolicitacaoLote } from '..';
+import { cobvKeyOfStream, cobvStreamId, decisaoRegistrada, foldEvents, LOTECOBV_SNAPSHOT, lotecobvDecider, lotecobvKeyOfStream, lotecobvStreamId, type LoteCobVCommand, type LoteCobVEvent, type SolicitacaoLote } from '..';
 import { deciderSpec } from '../testing/decider-spec';
 
 const spec = deciderSpec(lotecobvDecider);
@@ -66,6 +66,25 @@ describe('lotecobv decider: the processor\'s decisions', () => {
       { type: 'SolicitacaoLoteDecidida', data: negada },
     ]);
     spec.given([]).when({ type: 'RegistrarDecisoes', id: 'L1', decisoes: [decisao] }).thenThrows('LoteCobVNaoEncontrado');
+  });
+});
+
+describe('lotecobv state: which decisions are recorded, and its snapshot', () => {
+  const decided = (txid: string, rodada: number): LoteCobVEvent => ({ type: 'SolicitacaoLoteDecidida', data: { id: '7', rodada, txid, status: 'CRIADA', em: now.toISOString() } });
+  const round = (rodada: number): LoteCobVEvent => ({ type: 'LoteCobVAlterado', data: { id: '7', rodada, via: 'ALTERACAO_PUT', em: now.toISOString(), solicitacoes: req('a', 'b', 'c') } });
+
+  it("knows each request's latest recorded round, across rounds, without the events", () => {
+    const state = foldEvents(lotecobvDecider, [...created, decided('a', 0), round(1), decided('b', 0), decided('a', 1)]);
+    expect([0, 1, 2].map((r) => ['a', 'b', 'c'].filter((t) => decisaoRegistrada(state, r, t)))).toEqual([['a', 'b'], ['a'], []]);
+    expect(decisaoRegistrada(foldEvents(lotecobvDecider, []), 0, 'a')).toBe(false);
+    // A decision of an earlier round after a later one's changes nothing; a txid outside the batch neither.
+    expect(foldEvents(lotecobvDecider, [...created, decided('a', 1), decided('a', 0), decided('z', 3)])).toEqual(foldEvents(lotecobvDecider, [...created, decided('a', 1)]));
+  });
+
+  it('a snapshot restores the state it was taken of, through JSON; another shape is refused', () => {
+    const state = foldEvents(lotecobvDecider, [...created, decided('a', 0), round(1)]);
+    expect(LOTECOBV_SNAPSHOT.restore(JSON.parse(JSON.stringify(state)))).toEqual(state);
+    for (const json of [null, 'x', { exists: false }, { ...state, decididas: [0] }, { ...state, txids: undefined }, { ...state, rodada: '1' }]) expect(LOTECOBV_SNAPSHOT.restore(json)).toBeUndefined();
   });
 });
 

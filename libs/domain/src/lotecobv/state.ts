@@ -9,6 +9,13 @@ export type LoteCobVState =
       criacao: string;
       txids: string[];
       rodada: number;
+      /**
+       * Per txid (same order as `txids`), the latest round whose decision is recorded (-1: none).
+       * The processor records a request's rounds in order, so `decididas[i] >= r` says round r's
+       * decision is in the stream: recording again after a crash appends nothing twice, and the
+       * state (hence a snapshot) answers it without the stream's history.
+       */
+      decididas: number[];
       /** The last PUT's content while no PATCH came after it: a PUT repeating it changes nothing (compared only when a PUT comes). */
       ultimoPut?: UltimoPut;
     };
@@ -31,6 +38,7 @@ export function evolveLoteCobV(state: LoteCobVState, event: LoteCobVEvent): Lote
         criacao: event.data.criacao,
         txids: event.data.solicitacoes.map((s) => s.txid),
         rodada: 0,
+        decididas: event.data.solicitacoes.map(() => -1),
         ultimoPut: { descricao: event.data.descricao, solicitacoes: event.data.solicitacoes },
       };
     case 'LoteCobVAlterado':
@@ -41,7 +49,48 @@ export function evolveLoteCobV(state: LoteCobVState, event: LoteCobVEvent): Lote
         descricao: event.data.descricao ?? state.descricao,
         ultimoPut: event.data.via === 'ALTERACAO_PUT' ? { descricao: event.data.descricao, solicitacoes: event.data.solicitacoes } : undefined,
       };
-    case 'SolicitacaoLoteDecidida':
-      return state;
+    case 'SolicitacaoLoteDecidida': {
+      if (!state.exists) return state;
+      const i = state.txids.indexOf(event.data.txid);
+      if (i < 0 || state.decididas[i] >= event.data.rodada) return state;
+      const decididas = state.decididas.slice();
+      decididas[i] = event.data.rodada;
+      return { ...state, decididas };
+    }
   }
+}
+
+/** Whether the decision of `rodada` for `txid` is already recorded in the batch's stream. */
+export const decisaoRegistrada = (state: LoteCobVState, rodada: number, txid: string): boolean => {
+  if (!state.exists) return false;
+  const i = state.txids.indexOf(txid);
+  return i >= 0 && state.decididas[i] >= rodada;
+};
+
+/**
+ * Snapshots of a batch's state (ADR 6): a batch's stream grows by a round of requests and their
+ * decisions at every PUT, and a command must not fold all of it. Bump the version when the
+ * state's shape changes; `restore` refuses what is not this version's shape (the stream is then
+ * folded from its start).
+ */
+export const LOTECOBV_SNAPSHOT = {
+  version: 'lotecobv-state-1',
+  restore: (json: unknown): LoteCobVState | undefined => (isBatchState(json) ? json : undefined),
+};
+
+function isBatchState(json: unknown): json is LoteCobVState {
+  if (typeof json !== 'object' || json === null) return false;
+  const s: Partial<Record<keyof Extract<LoteCobVState, { exists: true }>, unknown>> = json;
+  const ultimoPut = s.ultimoPut as Partial<UltimoPut> | undefined;
+  return (
+    s.exists === true &&
+    typeof s.id === 'string' &&
+    typeof s.descricao === 'string' &&
+    typeof s.criacao === 'string' &&
+    typeof s.rodada === 'number' &&
+    Array.isArray(s.txids) &&
+    Array.isArray(s.decididas) &&
+    s.decididas.length === s.txids.length &&
+    (ultimoPut === undefined || Array.isArray(ultimoPut.solicitacoes))
+  );
 }

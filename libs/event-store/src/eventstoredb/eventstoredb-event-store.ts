@@ -23,6 +23,7 @@ import {
   type ExpectedRevision,
   type GlobalPosition,
   type ReadAllOptions,
+  type ReadStreamOptions,
   type RecordedEvent,
 } from '../port';
 import {
@@ -72,8 +73,8 @@ export class EventStoreDbEventStore implements EventStore {
     return new EventStoreDbEventStore(EventStoreDBClient.connectionString(cs), options);
   }
 
-  readStream(streamId: string): Promise<RecordedEvent[]> {
-    return this.readRange(streamId, START);
+  readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    return this.readRange(streamId, options.fromRevision && options.fromRevision > 0n ? options.fromRevision : START);
   }
 
   async appendToStream(streamId: string, events: EventToAppend[], expected: ExpectedRevision, options: AppendOptions = {}): Promise<AppendResult> {

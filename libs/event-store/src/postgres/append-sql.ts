@@ -28,6 +28,12 @@ SELECT event_id::text, stream_id, stream_revision::text, event_type, data, metad
        global_position::text, transaction_id::text
 FROM es_events WHERE stream_id = $1 ORDER BY es_events.stream_revision`;
 
+/** One stream from a revision on (a snapshot's: see snapshots.ts). */
+export const READ_STREAM_FROM_SQL = `
+SELECT event_id::text, stream_id, stream_revision::text, event_type, data, metadata, recorded_at,
+       global_position::text, transaction_id::text
+FROM es_events WHERE stream_id = $1 AND stream_revision >= $2::bigint ORDER BY es_events.stream_revision`;
+
 /** Several streams in one statement (stream-reads.ts), each in revision order. */
 export const READ_STREAMS_SQL = `
 SELECT event_id::text, stream_id, stream_revision::text, event_type, data, metadata, recorded_at,

@@ -8,3 +8,4 @@ export type { StoreLogger } from './append-listener';
 export * from './embedded-postgres';
 export * from './inline';
 export * from './reachable';
+export * from './postgres-snapshots';

@@ -10,6 +10,7 @@ import {
   type EventToAppend,
   type ExpectedRevision,
   type ReadAllOptions,
+  type ReadStreamOptions,
   type RecordedEvent,
 } from '../port';
 import { APPEND_SQL, CURRENT_REVISION_SQL, EVENTS_BY_ID_SQL, READ_ALL_SQL, READ_ALL_UNFENCED_SQL } from './append-sql';
@@ -73,8 +74,8 @@ export class PostgresEventStore implements EventStore {
     return store;
   }
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
-    return (await this.reads.read(streamId)).map(toRecorded);
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    return (await this.reads.read(streamId, options.fromRevision)).map(toRecorded);
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { SharedLookups } from '../round-trip-sharing';
-import { READ_STREAM_SQL, READ_STREAMS_SQL } from './append-sql';
+import { READ_STREAM_FROM_SQL, READ_STREAM_SQL, READ_STREAMS_SQL } from './append-sql';
 import type { EventRow } from './rows';
 
 /**
@@ -17,7 +17,9 @@ export class StreamReads {
     this.lookups = new SharedLookups((ids) => this.fetch(ids), { copy: structuredClone });
   }
 
-  async read(streamId: string): Promise<EventRow[]> {
+  async read(streamId: string, fromRevision = 0n): Promise<EventRow[]> {
+    // A read from a snapshot's revision is a long stream's: rare, and its own statement.
+    if (fromRevision > 0n) return (await this.pool.query<EventRow>({ name: 'es_read_stream_from', text: READ_STREAM_FROM_SQL, values: [streamId, fromRevision.toString()] })).rows;
     return (await this.lookups.get(streamId)) ?? [];
   }
 

@@ -2,6 +2,7 @@ import { CobVRevisadaDto, CobVSolicitadaDto, validateBody } from '@pix/contracts
 import {
   cobvDecider,
   decideSolicitacaoLote,
+  decisaoRegistrada,
   lotecobvDecider,
   tenantKey,
   type CobVEvent,
@@ -10,11 +11,12 @@ import {
   type DecisaoSolicitacaoLote,
   type Decider,
   type LoteCobVCommand,
+  type LoteCobVState,
   type ProblemaSolicitacao,
   type Recebedor,
   type SolicitacaoEmProcessamento,
 } from '@pix/domain';
-import { handleCommand, type EventStore, type GlobalPosition } from '@pix/event-store';
+import { handleCommand, type EventStore, type GlobalPosition, type Snapshotting } from '@pix/event-store';
 import type { SolicitacaoLoteRow } from '@pix/read-models';
 import { deterministicId } from '../../shared/deterministic-id';
 import type { Clock } from '../../shared/ports';
@@ -26,6 +28,8 @@ type RequestCommand = { done: true } | { done: false; solicitacao: SolicitacaoEm
 
 export interface ProcessorDeps {
   store: EventStore;
+  /** The batch streams' snapshots (the writer's). */
+  batchSnapshots: Snapshotting<LoteCobVState>;
   clock: Clock;
   locations: ItemLocations;
 }
@@ -99,23 +103,25 @@ export interface Decisao {
 /**
  * Records the decisions of one batch in one append, through the one command handler on the
  * batch's own stream. Each decision keeps its fixed event id, and those a crash left recorded
- * already are left out, so recording again appends only what is missing. Returns where the
- * decisions are (undefined only if there were none).
+ * already (the batch's state says so) are left out, so recording again appends only what is
+ * missing. Returns where the decisions are: the append's position, or the stream's last when
+ * all of them were there already (undefined only if there were none).
  */
-export async function recordDecisions(store: EventStore, lote: { recebedorId: string; loteCobVId: string }, decisions: Decisao[]): Promise<GlobalPosition | undefined> {
+export async function recordDecisions(
+  deps: Pick<ProcessorDeps, 'store' | 'batchSnapshots'>,
+  lote: { recebedorId: string; loteCobVId: string },
+  decisions: Decisao[],
+): Promise<GlobalPosition | undefined> {
   let pending: Decisao[] = [];
-  let recordedAt: GlobalPosition | undefined;
-  const { position } = await handleCommand(
-    store,
+  const { lastPosition } = await handleCommand(
+    deps.store,
     lotecobvStream(lote.recebedorId, lote.loteCobVId),
     lotecobvDecider,
-    (_state, recorded): LoteCobVCommand => {
-      const ids = new Map(recorded.map((e) => [e.id, e.position]));
-      pending = decisions.filter((d) => !ids.has(d.eventId));
-      for (const d of decisions) if (ids.has(d.eventId)) recordedAt = ids.get(d.eventId);
+    (state): LoteCobVCommand => {
+      pending = decisions.filter((d) => !decisaoRegistrada(state, d.decisao.rodada, d.decisao.txid));
       return { type: 'RegistrarDecisoes', id: lote.loteCobVId, decisoes: pending.map((d) => d.decisao) };
     },
-    { eventId: (_revision, index) => pending[index].eventId },
+    { eventId: (_revision, index) => pending[index].eventId, snapshots: deps.batchSnapshots },
   );
-  return position ?? recordedAt;
+  return decisions.length > 0 ? lastPosition : undefined;
 }

@@ -11,6 +11,7 @@ import type { Clock, LocationIds, ReceiverDirectory } from '../../shared/ports';
 import { confirmClaim } from '../../loc/claimed-location';
 import { LocWriter } from '../../loc/loc-writer';
 import { referencedLocation } from '../../loc/referenced-location';
+import { LoteCobVWriter } from '../lotecobv-writer';
 import { BatchProgressLog } from './batch-progress-log';
 import { decideSolicitacao, recordDecisions, type ProcessorDeps } from './decide-solicitacao';
 
@@ -48,9 +49,11 @@ export class LoteCobVProcessor implements OnApplicationBootstrap, OnApplicationS
     @Inject(LOCATION_IDS) locations: LocationIds,
     @Inject(RECEIVER_DIRECTORY) private readonly directory: ReceiverDirectory,
     locs: LocWriter,
+    writer: LoteCobVWriter,
   ) {
     this.deps = {
       store,
+      batchSnapshots: writer.snapshots,
       clock,
       locations: {
         next: () => locations.next(),
@@ -108,7 +111,7 @@ export class LoteCobVProcessor implements OnApplicationBootstrap, OnApplicationS
           if (!byBatch.has(key)) byBatch.set(key, { lote: item, events: [] });
           byBatch.get(key)!.events.push(decisions[i]);
         });
-        const positions = (await Promise.all([...byBatch.values()].map(({ lote, events }) => recordDecisions(this.store, lote, events)))).filter((p) => p !== undefined);
+        const positions = (await Promise.all([...byBatch.values()].map(({ lote, events }) => recordDecisions(this.deps, lote, events)))).filter((p) => p !== undefined);
         // Next round only once these decisions are in the work list, so none is taken twice.
         const last = positions.reduce<string | undefined>((a, b) => (a === undefined || this.store.comparePositions(b, a) > 0 ? b : a), undefined);
         if (last !== undefined) await this.projections.waitFor([solicitacaoLoteProjection.name], last, 30_000);
