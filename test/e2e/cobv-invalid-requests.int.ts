@@ -167,6 +167,16 @@ describe('cobv: invalid requests are refused and change nothing', () => {
     expectProblem(await api.request('GET', `/cobv/${txid}?revisao=1`), 400, 'CobVConsultaInvalida', 'revisao');
   });
 
+  it('a refused field says what it would take (txid from the path, members from the DTO)', async () => {
+    const bad = await api.request('PUT', `/cobv/${'a'.repeat(25)}`, validCobV({ valor: { original: '1,00' } }));
+    expect(bad.body.violacoes.map((v: { razao: string }) => v.razao)).toEqual(['O campo txid não respeita o _schema_: esperado de 26 a 35 letras (a-z, A-Z) ou dígitos.']);
+    const amount = await api.request('PUT', `/cobv/${newTxid('fmt')}`, validCobV({ valor: { original: '1,00' }, calendario: { dataDeVencimento: '2030-02-30' } }));
+    expect(amount.body.violacoes.map((v: { razao: string }) => v.razao)).toEqual([
+      'O campo cobv.calendario.dataDeVencimento não respeita o _schema_: esperado uma data AAAA-MM-DD que exista.',
+      'O campo cobv.valor.original não respeita o _schema_: esperado um valor como "123.45" (até 10 dígitos, ponto, 2 casas decimais).',
+    ]);
+  });
+
   it.each(ACCEPTED)('PUT with %s is accepted', async (_name, txid, body) => {
     const id = txid || newTxid('ok');
     const res = await api.request('PUT', `/cobv/${id}`, body(validCobV()));

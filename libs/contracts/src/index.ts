@@ -7,6 +7,7 @@ export * from './validation/patterns';
 export * from './validation/validate-body';
 export * from './validation/own-members';
 export * from './validation/query-values';
+export * from './validation/expected-format';
 export * from './cobv/cobv-request.dto';
 export * from './cobv/cobv-list-query';
 export * from './cobv/cobv-response';

@@ -61,6 +61,26 @@ describe('CobVSolicitadaDto (PUT /cobv/{txid})', () => {
     expect(paths(put(body))).toEqual([`cobv.${path}`]);
   });
 
+  // What each refused field says it takes: read from the DTO's own decorators (expected-format.ts).
+  const MONEY = 'um valor como "123.45" (até 10 dígitos, ponto, 2 casas decimais)';
+  const EXPECTED: Record<string, string> = {
+    'valor.original': MONEY,
+    'valor.multa.modalidade': 'número inteiro de 1 a 2',
+    'valor.juros.modalidade': 'número inteiro de 1 a 8',
+    'valor.desconto.modalidade': 'número inteiro de 1 a 6',
+    'valor.desconto.valorPerc': MONEY,
+    'valor.desconto.descontoDataFixa[].data': 'uma data AAAA-MM-DD que exista',
+    'calendario.dataDeVencimento': 'uma data AAAA-MM-DD que exista',
+    'calendario.validadeAposVencimento': 'número inteiro de -2147483648 a 2147483647',
+    'loc.id': 'número inteiro',
+    'devedor.cpf': '11 dígitos',
+    'devedor.nome': 'texto de até 200 caracteres',
+    'devedor.uf': 'texto de até 2 caracteres',
+    'devedor.cep': 'texto de até 8 caracteres',
+    'devedor.email': 'texto',
+    chave: 'texto de até 77 caracteres',
+    solicitacaoPagador: 'texto de até 140 caracteres',
+  };
   it.each([
     ['valor.original', (b: any) => (b.valor.original = '123.4'), '123.4'],
     ['valor.original', (b: any) => (b.valor.original = 'x123.45'), 'x123.45'],
@@ -87,11 +107,11 @@ describe('CobVSolicitadaDto (PUT /cobv/{txid})', () => {
     ['chave', (b: any) => (b.chave = 'k'.repeat(78)), 'k'.repeat(78)],
     ['chave', (b: any) => (b.chave = null), 'null'],
     ['solicitacaoPagador', (b: any) => (b.solicitacaoPagador = 's'.repeat(141)), 's'.repeat(141)],
-  ])('reports cobv.%s with its offending value', (path, mutate, valor) => {
+  ])('reports cobv.%s with its offending value and what it expects', (path, mutate, valor) => {
     const body = officialExample('cobBody1');
     mutate(body);
     expect(put(body).violacoes).toEqual([
-      { razao: `O campo cobv.${path} não respeita o _schema_.`, propriedade: `cobv.${path}`, valor },
+      { razao: `O campo cobv.${path} não respeita o _schema_: esperado ${EXPECTED[path.replace(/\[\d+\]/g, '[]')]}.`, propriedade: `cobv.${path}`, valor },
     ]);
   });
 

@@ -2,6 +2,7 @@
 // request's own body is NOT checked here: a bad one is denied alone (NEGADA) when processed,
 // with the same violations PUT /cobv/{txid} gives, and never sinks the batch.
 import { MAX_VIOLACOES, Violacao } from '../problem';
+import { TXID_EXPECTED } from '../validation/expected-format';
 import { ownMember, unknownMemberViolations } from '../validation/own-members';
 
 export const TXID_PATTERN = /^[a-zA-Z0-9]{26,35}$/;
@@ -44,7 +45,7 @@ export function parseLoteCobVBody(body: unknown, options: { maxSolicitacoes: num
     const path = `loteCobV.cobsV[${i}]`;
     if (typeof item !== 'object' || item === null || Array.isArray(item)) return out.push(violation(path, `O objeto ${path} não respeita o _schema_.`));
     const { txid, ...corpo } = item as Record<string, unknown>;
-    if (typeof txid !== 'string' || !TXID_PATTERN.test(txid)) return out.push(violation(`${path}.txid`, `O campo ${path}.txid não respeita o _schema_.`, txid));
+    if (typeof txid !== 'string' || !TXID_PATTERN.test(txid)) return out.push(violation(`${path}.txid`, `O campo ${path}.txid não respeita o _schema_: esperado ${TXID_EXPECTED}.`, txid));
     if (seen.has(txid)) return out.push(violation(`${path}.txid`, `O txid ${txid} aparece mais de uma vez no lote.`, txid));
     seen.add(txid);
     // Kept exactly as sent (the rest copy holds own data members only, whatever their names): the

@@ -2,6 +2,7 @@
 // member by its full path (`cobv.valor.multa.modalidade`, `cobv.infoAdicionais[2].nome`).
 import { ValidationError } from 'class-validator';
 import { Violacao } from '../problem';
+import { expectedFormat } from './expected-format';
 import { campoInvalido, campoNaoPermitido, childPath, objetoInvalido } from './violation-text';
 
 // Members whose schema type is object/array: reported as "O objeto ..." (official wording).
@@ -44,7 +45,7 @@ function walk(error: ValidationError, parentPath: string, parentIsArray: boolean
   if (failed.length > 0) {
     if (failed.includes('whitelistValidation')) out.push(campoNaoPermitido(path, error.value));
     else if (isIndex || OBJECT_MEMBERS.has(error.property)) out.push(objetoInvalido(path, error.value));
-    else out.push(campoInvalido(path, error.value));
+    else out.push(campoInvalido(path, error.value, error.target && expectedFormat(error.target, error.property)));
   }
   if (failed.some((c) => CONTAINER_FAILURES.has(c))) return;
   const valueIsArray = Array.isArray(error.value);

@@ -37,7 +37,8 @@ export function validateBodyFully<T extends object>(
       whitelist: true,
       forbidNonWhitelisted: true,
       forbidUnknownValues: true,
-      validationError: { target: false, value: true },
+      // The target names the member's DTO, whose decorators say what it expects (expected-format.ts).
+      validationError: { target: true, value: true },
     });
     const unknown: Violacao[] = [];
     findUnknownMembers(sanitized.value, instance, root, unknown);

@@ -29,7 +29,7 @@ describe('validateBody', () => {
   it('names violations after the given root', () => {
     expect(validateBody(CobVRevisadaDto, { chave: 1 }, 'loteCobV.cobsV[0]').violacoes).toEqual([
       {
-        razao: 'O campo loteCobV.cobsV[0].chave não respeita o _schema_.',
+        razao: 'O campo loteCobV.cobsV[0].chave não respeita o _schema_: esperado texto de até 77 caracteres.',
         propriedade: 'loteCobV.cobsV[0].chave',
         valor: '1',
       },

@@ -37,9 +37,9 @@ function violacao(razao: string, propriedade: string, value: unknown): Violacao 
   return v;
 }
 
-/** A field (primitive-valued member) that breaks the schema. */
-export function campoInvalido(path: string, value: unknown): Violacao {
-  return violacao(`O campo ${path} não respeita o _schema_.`, path, value);
+/** A field (primitive-valued member) that breaks the schema; `esperado` says what it takes. */
+export function campoInvalido(path: string, value: unknown, esperado?: string): Violacao {
+  return violacao(`O campo ${path} não respeita o _schema_${esperado ? `: esperado ${esperado}` : ''}.`, path, value);
 }
 
 /** An object or array member that breaks the schema as a whole. */

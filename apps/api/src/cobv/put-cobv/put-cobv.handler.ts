@@ -1,4 +1,5 @@
 import { Inject } from '@nestjs/common';
+import { TXID_EXPECTED } from '@pix/contracts';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, type CobVCommand } from '@pix/domain';
 import { semPendenciaDeLote, type CobVRow } from '@pix/read-models';
@@ -18,7 +19,7 @@ export const SCHEMA_DETAIL = 'A requisição que busca alterar ou criar uma cobr
 export const refuseTxid = (txid: string) =>
   TXID_PATTERN.test(txid)
     ? undefined
-    : new DomainError('CobVOperacaoInvalida', SCHEMA_DETAIL, [{ razao: 'O campo txid não respeita o _schema_.', propriedade: 'txid', valor: txid.slice(0, 100) }]);
+    : new DomainError('CobVOperacaoInvalida', SCHEMA_DETAIL, [{ razao: `O campo txid não respeita o _schema_: esperado ${TXID_EXPECTED}.`, propriedade: 'txid', valor: txid.slice(0, 100) }]);
 
 @CommandHandler(PutCobVCommand)
 export class PutCobVHandler implements ICommandHandler<PutCobVCommand, CobVRow> {
