@@ -223,6 +223,30 @@ describe('sandbox dashboard (local mode, in Chromium)', () => {
     await page.close();
   });
 
+  it("marks its once-a-second polls, whose successes local mode leaves out of the access log, and stops polling in a hidden tab", async () => {
+    const page = await browser.context.newPage();
+    const polls: { url: string; marked: boolean }[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (r.method() === 'GET' && /^\/(v2\/(cobv|lotecobv|webhook\/)|notifier\/notifications)/.test(url.pathname)) polls.push({ url: url.pathname, marked: r.headers()['x-pix-dashboard-poll'] === '1' });
+    });
+    await page.goto(`${api.baseUrl}/sandbox`);
+    await expectText(page, '#live', /^Live/);
+    await page.waitForTimeout(2_500);
+    expect(new Set(polls.map((p) => p.url.split('/').slice(0, 3).join('/')))).toEqual(new Set(['/v2/cobv', '/v2/lotecobv', '/v2/webhook', '/notifier/notifications']));
+    expect(polls.filter((p) => !p.marked)).toEqual([]);
+    // Hidden: no poll goes out; shown again: it refreshes at once.
+    await page.evaluate(`Object.defineProperty(document, 'hidden', { configurable: true, get: () => true }); document.dispatchEvent(new Event('visibilitychange'))`);
+    await page.waitForTimeout(300);
+    const before = polls.length;
+    await page.waitForTimeout(2_500);
+    expect(polls.length).toBe(before);
+    await page.evaluate(`Object.defineProperty(document, 'hidden', { configurable: true, get: () => false }); document.dispatchEvent(new Event('visibilitychange'))`);
+    await page.waitForTimeout(500);
+    expect(polls.length).toBeGreaterThan(before);
+    await page.close();
+  });
+
   it('is not there in production mode', async () => {
     const production = await startApi({ env: { MODE: 'production' } });
     try {

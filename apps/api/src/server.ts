@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyRequest } from 'fastify';
 import { AppLogger, correlationIdOf, installAccessLog, Metrics } from '@pix/observability';
 import { installHttpEdge, installStrictInput, SERVER_DEADLINES, withHttpEdge } from '@pix/http-edge';
 import { AppModule } from './app.module';
@@ -19,6 +20,7 @@ import { installApiMetrics } from './metrics/api-metrics';
 import { installApiDocs } from './docs/docs-routes';
 import { collectServedRoutes } from './docs/served-routes';
 import { connectCashInConsumers } from './messaging/cash-in-consumers';
+import { DASHBOARD_POLL_HEADER } from './sandbox/sandbox-dashboard.controller';
 
 /**
  * The API's logger: JSON lines or pretty ones (LOG_FORMAT), secrets and personal data scrubbed.
@@ -75,7 +77,13 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
   installTokenErrorFormat(fastify);
   installLocalHostCheck(fastify, config);
   installAddressRateLimit(fastify, app.get(RateLimits));
-  if (config.logRequests) installAccessLog(fastify, { clientOf: (request) => authContextOf(request)?.clientId, receiverOf: (request) => authContextOf(request)?.recebedor.id });
+  if (config.logRequests)
+    installAccessLog(fastify, {
+      clientOf: (request) => authContextOf(request)?.clientId,
+      receiverOf: (request) => authContextOf(request)?.recebedor.id,
+      // Local mode only: the dashboard marks its polls, and their successes are not logged (a deployment logs every request).
+      ...(config.mode === 'local' ? { quietWhenOk: (request: FastifyRequest) => request.method === 'GET' && request.headers[DASHBOARD_POLL_HEADER] === '1' } : {}),
+    });
   installApiMetrics(app, config, metrics);
   installApiDocs(fastify, served, config);
   // The API speaks JSON only: any other media type (text, forms) is a 415 problem. Nest's own

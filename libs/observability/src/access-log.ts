@@ -11,6 +11,11 @@ export interface AccessLogOptions {
   /** The receiver (tenant) the request acted for, if any. */
   receiverOf?: (request: FastifyRequest) => string | undefined;
   logger?: Logger;
+  /**
+   * Requests whose success is not worth a line (a failure always is): e.g. the local dashboard's
+   * once-a-second polls, which otherwise bury a developer's own requests.
+   */
+  quietWhenOk?: (request: FastifyRequest) => boolean;
 }
 
 /**
@@ -27,7 +32,7 @@ export function installAccessLog(fastify: FastifyInstance, options: AccessLogOpt
     // At LOG_LEVEL=warn nobody reads the line: do not build it (a few µs on every request).
     if (!writes()) return done();
     // Load balancers poll health every few seconds: only a failing check is worth a line.
-    if (reply.statusCode < 300 && /^\/health(\/ready|\/live)?\/?$/.test(request.url.split('?')[0])) return done();
+    if (reply.statusCode < 300 && (/^\/health(\/ready|\/live)?\/?$/.test(request.url.split('?')[0]) || options.quietWhenOk?.(request))) return done();
     const clientId = options.clientOf?.(request);
     const receiverId = options.receiverOf?.(request);
     const durationMs = Math.round(reply.elapsedTime * 10) / 10;

@@ -78,9 +78,12 @@ async function token() {
   return state.tokenRequest;
 }
 
-/** Calls the API; `api: true` prefixes the base path and sends the bearer token. Never throws on HTTP errors. */
-async function call(method, path, body, { api = true } = {}) {
-  const headers = {};
+/** Marks the page's own polls: the API in local mode does not log their successes (the terminal stays the developer's). */
+const POLL = { 'x-pix-dashboard-poll': '1' };
+
+/** Calls the API; `api: true` prefixes the base path and sends the bearer token; `poll: true` marks a refresh. Never throws on HTTP errors. */
+async function call(method, path, body, { api = true, poll = false } = {}) {
+  const headers = poll ? { ...POLL } : {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (api) headers.authorization = `Bearer ${await token()}`;
   const r = await fetch(api ? state.base + path : path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -128,7 +131,7 @@ function renderSession() {
 async function newest(path, member, n) {
   const period = `inicio=${new Date(Date.now() - 30 * DAY).toISOString()}&fim=${new Date(Date.now() + DAY).toISOString()}&paginacao.itensPorPagina=${n}`;
   const page = async (i) => {
-    const r = await call('GET', `${path}?${period}&paginacao.paginaAtual=${i}`);
+    const r = await call('GET', `${path}?${period}&paginacao.paginaAtual=${i}`, undefined, { poll: true });
     if (!r.ok) throw new Error(`${path}: ${describe(r.body, r.status)}`);
     return r.body;
   };
@@ -287,7 +290,7 @@ async function refreshBatches() {
 }
 
 async function refreshWebhooks() {
-  const rows = await Promise.all(state.session.keys.map(async (chave) => ({ chave, r: await call('GET', `/webhook/${encodeURIComponent(chave)}`) })));
+  const rows = await Promise.all(state.session.keys.map(async (chave) => ({ chave, r: await call('GET', `/webhook/${encodeURIComponent(chave)}`, undefined, { poll: true }) })));
   show($('webhook-list'), JSON.stringify(rows.map(({ chave, r }) => [chave, r.ok && r.body.webhookUrl])), () => rows.map(({ chave, r }, i) =>
     h('form', { class: 'webhook', dataset: { chave }, onsubmit: saveWebhook },
       h('p', null, 'Key ', h('code', null, chave), ': ', r.ok ? h('code', { class: 'current' }, r.body.webhookUrl) : h('span', { class: 'current' }, 'no webhook')),
@@ -315,7 +318,7 @@ async function saveWebhook(event) {
 }
 
 async function refreshNotifications() {
-  const r = await call('GET', '/notifier/notifications?limit=20', undefined, { api: false });
+  const r = await call('GET', '/notifier/notifications?limit=20', undefined, { api: false, poll: true });
   if (!r.ok) throw new Error(`notifications: ${describe(r.body, r.status)}`);
   const list = r.body.notificacoes;
   for (const [id, note] of state.notes) if (note.until <= Date.now()) state.notes.delete(id);
@@ -369,7 +372,8 @@ let running = false;
 const clock = (d) => d.toLocaleTimeString('en-GB', { hour12: false });
 /** One refresh of every live section; polling once a second (a refresh never overlaps another). */
 async function tick() {
-  if (running) return;
+  // A tab in the background does not poll; it refreshes when shown again.
+  if (running || document.hidden) return;
   running = true;
   try {
     await Promise.all([refreshCharges(), refreshBatches(), refreshNotifications()]);
@@ -394,7 +398,8 @@ async function start() {
   $('pay-form').addEventListener('change', () => void updateCost());
   await Promise.all([tick(), refreshWebhooks()]);
   setInterval(tick, 1000);
-  setInterval(() => void refreshWebhooks().catch(() => undefined), 5000);
+  setInterval(() => void (document.hidden ? undefined : refreshWebhooks().catch(() => undefined)), 5000);
+  document.addEventListener('visibilitychange', () => void tick());
 }
 
 document.addEventListener('DOMContentLoaded', () =>

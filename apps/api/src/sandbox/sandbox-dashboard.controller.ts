@@ -14,6 +14,9 @@ import type { ReceiverDirectory } from '../shared/ports';
 export const DASHBOARD_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
+/** Set by the dashboard on its once-a-second polls (app.js): local mode does not log their successes. */
+export const DASHBOARD_POLL_HEADER = 'x-pix-dashboard-poll';
+
 const FILES = { 'index.html': 'text/html; charset=utf-8', 'app.js': 'text/javascript; charset=utf-8', 'style.css': 'text/css; charset=utf-8' } as const;
 type UiFile = keyof typeof FILES;
 
