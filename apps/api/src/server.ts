@@ -72,7 +72,7 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
   const served = collectServedRoutes(fastify);
   // Order matters: the edge's refusals (closing, ambiguous headers) and the address bucket come
   // before any body is read. Log lines name their request's correlation id explicitly (ADR 17).
-  installHttpEdge(fastify);
+  installHttpEdge(fastify, { connectionsPerAddress: config.connectionsPerAddress });
   installLocationOnlyWithoutCertificate(fastify, config);
   installTokenErrorFormat(fastify);
   installLocalHostCheck(fastify, config);

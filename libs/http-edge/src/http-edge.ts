@@ -1,6 +1,7 @@
 import { correlationIdOf } from '@pix/observability';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { installClosingRefusal } from './closing';
+import { CONNECTION_IDLE_MS, installConnectionCap } from './connection-limits';
 import { installHeaderChecks } from './duplicate-headers';
 import { problemForStatus, replyWithProblem } from './edge-problem';
 import { answerClientError, installServerEdge } from './protocol-errors';
@@ -32,11 +33,12 @@ const frameworkErrors: FrameworkErrors = (error, request, reply) => {
  * none: the notifier held 200 unauthenticated slow bodies for as long as their senders liked, an
  * audit, 2026-11-27); an HTTPS server passes SERVER_DEADLINES in its own `https` options.
  */
-export function withHttpEdge<T extends object>(options: T): T & { clientErrorHandler: typeof answerClientError; return503OnClosing: false; frameworkErrors: FrameworkErrors; rewriteUrl: typeof rewriteUndecodable } {
+export function withHttpEdge<T extends object>(options: T): T & { clientErrorHandler: typeof answerClientError; return503OnClosing: false; frameworkErrors: FrameworkErrors; rewriteUrl: typeof rewriteUndecodable; connectionTimeout: number } {
   const given = options as { routerOptions?: object; frameworkErrors?: FrameworkErrors; requestTimeout?: number; http?: object; https?: object };
   return {
     ...(given.http || given.https ? {} : { http: SERVER_DEADLINES }),
     requestTimeout: REQUEST_TIMEOUT_MS,
+    connectionTimeout: CONNECTION_IDLE_MS,
     ...options,
     frameworkErrors: given.frameworkErrors ?? frameworkErrors,
     routerOptions: { ...given.routerOptions, ignoreTrailingSlash: true },
@@ -52,8 +54,9 @@ export function withHttpEdge<T extends object>(options: T): T & { clientErrorHan
  * the answers Node would otherwise give bare (417, CONNECT, missing Host). First of all, a URL
  * rewritten for routing is put back as sent.
  */
-export function installHttpEdge(fastify: FastifyInstance): void {
+export function installHttpEdge(fastify: FastifyInstance, limits: { connectionsPerAddress?: number } = {}): void {
   installSentUrl(fastify);
+  installConnectionCap(fastify, limits.connectionsPerAddress ?? 0);
   installServerEdge(fastify.server, fastify.initialConfig.bodyLimit);
   installClosingRefusal(fastify);
   installHeaderChecks(fastify);

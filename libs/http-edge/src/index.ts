@@ -11,3 +11,4 @@ export * from './undecodable-url';
 export * from './http-problem.filter';
 export * from './client-error-detail';
 export * from './unavailable';
+export * from './connection-limits';

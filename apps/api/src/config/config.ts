@@ -47,6 +47,8 @@ export interface AppConfig extends ObservabilitySettings {
   tls?: TlsConfig;
   /** Per-client token bucket; `perSecond` 0 turns limiting off. */
   rateLimit: { perSecond: number; burst: number };
+  /** Connections one remote address may hold open at once (0: no limit; a load balancer in front connects from its own). */
+  connectionsPerAddress: number;
   /** One access-log line per request (method, path, status, duration, client, correlation id). */
   logRequests: boolean;
   /** Payload locations: their signing key and certificate (ADR 11), the sandbox payer's way to them. */
@@ -110,6 +112,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const observability = loadObservabilitySettings(env, local, problems);
   if (auth.certificateBoundTokens && !tls?.clientCaFile) problems.push('AUTH_CERTIFICATE_BOUND_TOKENS=true needs mTLS (TLS_CERT_FILE, TLS_KEY_FILE and TLS_CLIENT_CA_FILE)');
   const rateLimit = { perSecond: int('RATE_LIMIT_PER_SECOND', 200, 0, 1_000_000), burst: int('RATE_LIMIT_BURST', 400, 1, 10_000_000) };
+  const connectionsPerAddress = int('CONNECTIONS_PER_ADDRESS', 512, 0, 1_000_000);
   const logRequests = env.LOG_REQUESTS ?? 'true';
   if (logRequests !== 'true' && logRequests !== 'false') problems.push(`LOG_REQUESTS must be true or false, got "${logRequests}"`);
   // Local mode delivers to localhost receivers (and says so at start-up); production refuses private targets unless told.
@@ -137,6 +140,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     auth,
     tls,
     rateLimit,
+    connectionsPerAddress,
     logRequests: logRequests === 'true',
     payload,
     ...observability,

@@ -1,5 +1,6 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { addressKey } from '@pix/http-edge';
 import { performance } from 'node:perf_hooks';
 import { authContextOf } from '../auth/auth-context';
 import type { AppConfig } from '../config/config';
@@ -27,17 +28,7 @@ export class RateLimits {
   }
 }
 
-/** One IPv4 address, or an IPv6 /64 (what one subscriber usually holds). */
-export function addressKey(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return mapped[1];
-  if (!ip.includes(':')) return ip;
-  const [head, tail = ''] = ip.toLowerCase().split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = ip.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
-}
+export { addressKey } from '@pix/http-edge';
 
 const DEFERRED = Symbol('rateLimitDeferredAddress');
 const RELEASE = Symbol('rateLimitRelease');
