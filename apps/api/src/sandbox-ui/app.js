@@ -99,9 +99,9 @@ async function call(method, path, body, { api = true, poll = false } = {}) {
 }
 
 /** What a charge costs on `date` (DPP): the payload location's JWS, payload decoded for display only. */
-async function costOn(location, date) {
+async function costOn(location, date, { poll = false } = {}) {
   const path = location.slice(location.indexOf('/'));
-  const r = await fetch(`${path}?DPP=${encodeURIComponent(date)}`);
+  const r = await fetch(`${path}?DPP=${encodeURIComponent(date)}`, { headers: poll ? POLL : {} });
   const text = await r.text();
   if (!r.ok) return { error: describe(JSON.parse(text), r.status) };
   const payload = text.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
@@ -148,11 +148,11 @@ async function refreshCharges() {
   const day = today();
   await Promise.all(cobs.map(async (c) => {
     if (c.status === 'ATIVA' && c.location && !state.due.has(`${c.txid}/${c.revisao}/${day}`)) {
-      state.due.set(`${c.txid}/${c.revisao}/${day}`, await costOn(c.location, day));
+      state.due.set(`${c.txid}/${c.revisao}/${day}`, await costOn(c.location, day, { poll: true }));
     }
     // Only an ATIVA charge has a QR code to pay (GET .../qrcode refuses the others).
     if (c.status === 'ATIVA' && c.pixCopiaECola && state.qr.get(c.txid)?.code !== c.pixCopiaECola) {
-      const q = await call('GET', `/cobv/${c.txid}/qrcode`);
+      const q = await call('GET', `/cobv/${c.txid}/qrcode`, undefined, { poll: true });
       if (q.ok) state.qr.set(c.txid, { code: c.pixCopiaECola, image: q.body.imagemQrcode });
     }
   }));
@@ -164,7 +164,7 @@ async function refreshCharges() {
   const chosen = select.value;
   show(select, JSON.stringify(payable.map((c) => c.txid)), () => (payable.length === 0 ? h('option', { value: '' }, 'no active charge') : payable.map((c) => h('option', { value: c.txid, dataset: { location: c.location } }, `${c.txid} (${c.devedor ? c.devedor.nome : 'no payer'}, R$ ${c.valor.original})`))));
   if (payable.some((c) => c.txid === chosen)) select.value = chosen;
-  if (select.value !== state.costFor) void updateCost();
+  if (select.value !== state.costFor) void updateCost({ poll: true });
 }
 
 function chargeRow(c, due) {
@@ -191,7 +191,8 @@ function choosePayment(txid) {
   document.querySelector('#pay-form [name=data]').focus();
 }
 
-async function updateCost() {
+/** The chosen charge's cost on the chosen date; `poll`: asked by a refresh, not by the person. */
+async function updateCost({ poll = false } = {}) {
   const select = document.querySelector('#pay-form [name=txid]');
   const date = document.querySelector('#pay-form [name=data]').value;
   const option = select.selectedOptions[0];
@@ -203,7 +204,7 @@ async function updateCost() {
   if (!option || !option.value || !date) return void (out.value = '–');
   out.className = '';
   await guarded(out, async () => {
-    const cost = await costOn(option.dataset.location, date).catch((thrown) => ({ thrown }));
+    const cost = await costOn(option.dataset.location, date, { poll }).catch((thrown) => ({ thrown }));
     if (asked !== state.costAsked) return;
     if (cost.thrown) throw cost.thrown;
     out.value = cost.error ? cost.error : money(cost.final);
