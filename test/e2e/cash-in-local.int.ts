@@ -12,6 +12,8 @@ jest.setTimeout(60_000);
 const HORARIO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const WHOLE_TIME = 'inicio=2000-01-01T00:00:00Z&fim=2100-01-01T00:00:00Z';
 const ROUND_KEYS = Array.from({ length: 20 }, () => randomUUID());
+/** A key whose webhook changes many times (its stream is snapshotted). */
+const BUSY_KEY = randomUUID();
 const validator = createResponseValidator();
 const DAY = 86_400_000;
 
@@ -43,7 +45,7 @@ describe('cash-in in local mode (sandbox payer, in-process transport)', () => {
 
   beforeAll(async () => {
     receiver = await Receiver.start();
-    const env = { LOCAL_PIX_KEY: [LOCAL_KEY, ...ROUND_KEYS].join(','), WEBHOOK_RETRY_SCHEDULE: Array(10).fill('200ms').join(','), WEBHOOK_TIMEOUT: '2s' };
+    const env = { LOCAL_PIX_KEY: [LOCAL_KEY, ...ROUND_KEYS, BUSY_KEY].join(','), WEBHOOK_RETRY_SCHEDULE: Array(10).fill('200ms').join(','), WEBHOOK_TIMEOUT: '2s' };
     api = await startApi({ clock, env });
   });
   afterAll(async () => {
@@ -196,5 +198,23 @@ describe('cash-in in local mode (sandbox payer, in-process transport)', () => {
     await receiver.waitUntil(() => rounds.every((r) => receiver.forEndToEndId(r.e2e).length > 0), 15_000, 'one request per round');
     await sleep(1000);
     expect(rounds.map((r) => receiver.forEndToEndId(r.e2e).map((q) => q.path))).toEqual(rounds.map((r) => [r.path]));
+  });
+
+  it('a key whose webhook changed 250 times: its stream is read from a snapshot, and the Pix goes to the latest URL only', async () => {
+    for (let i = 0; i < 250; i++) await webhook(BUSY_KEY, `${receiver.url}/busy/${i}`);
+    const paid = await pay({ txid: await charge({ chave: BUSY_KEY }) });
+    expect(paid.status).toBe(202);
+    expect((await delivered(paid.body.endToEndId)).map((r) => r.path)).toEqual(['/busy/249/pix']);
+    expect((await api.request('GET', `/webhook/${BUSY_KEY}`)).body.webhookUrl).toBe(`${receiver.url}/busy/249`);
+    const { Pool } = await import('pg');
+    const pool = new Pool({ connectionString: api.db.url, max: 1 });
+    try {
+      // Taken at a revision the stream holds (the registrations' writer and the notifier keep the later one).
+      const snapshot = await pool.query(`SELECT s.revision::int FROM es_snapshots s JOIN es_events e ON e.stream_id = s.stream_id AND e.stream_revision = s.revision AND e.event_id = s.event_id WHERE s.stream_id = $1`, [`webhook-${BUSY_KEY}`]);
+      expect(snapshot.rows).toHaveLength(1);
+      expect(snapshot.rows[0].revision).toBeGreaterThanOrEqual(199);
+    } finally {
+      await pool.end();
+    }
   });
 });

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { isDraining } from '@pix/http-edge';
 import { withTimeout } from '@pix/observability';
 import { Pool } from 'pg';
-import { EVENT_STORE_MIGRATIONS, EventStoreDbEventStore, migrate, PostgresEventStore, type EventStore } from '@pix/event-store';
+import { EVENT_STORE_MIGRATIONS, EventStoreDbEventStore, migrate, PostgresEventStore, SNAPSHOTS_MIGRATION, type EventStore } from '@pix/event-store';
 import { OUTBOX_MIGRATIONS } from '@pix/webhook-delivery';
 import { dependenciesAnswer, NotificationsController, NotifierCore, NotifierIntakeController, NOTIFICATION_OUTBOX, NOTIFIER_CORE, NOTIFIER_INTAKE } from '@pix/messaging';
 import { BrokerProbe, CASH_IN_CONTRACT, createKafka, ensureCashInTopics, KAFKA_RETRY, KafkaBatchServer, KafkaLogs } from '@pix/messaging-kafka';
@@ -146,6 +146,6 @@ export class NotifierModule {
 /** The event store the registrations are read from: EventStoreDB when configured, else PostgreSQL. */
 export async function openEventStore(config: NotifierConfig, pool: Pool): Promise<EventStore> {
   // Start-up's one schema step (shared ids with the API's): under the one lock all DDL takes.
-  await migrate(pool, [...EVENT_STORE_MIGRATIONS, ...OUTBOX_MIGRATIONS]);
+  await migrate(pool, [...EVENT_STORE_MIGRATIONS, SNAPSHOTS_MIGRATION, ...OUTBOX_MIGRATIONS]);
   return config.eventStoreConnectionString ? EventStoreDbEventStore.fromConnectionString(config.eventStoreConnectionString) : PostgresEventStore.create({ pool, listen: false });
 }

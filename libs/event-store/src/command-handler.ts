@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AppendConditionFailedError, WrongExpectedRevisionError, type AppendCondition, type EventStore, type GlobalPosition, type RecordedEvent } from './port';
+import { aggregate, snapshotIfDue } from './aggregate';
 import type { Snapshotting } from './snapshots';
-import { toEventData, typeEvents, type DomainEvent, type Recorded, type TypedStream } from './typed';
+import { toEventData, type DomainEvent, type Recorded, type TypedStream } from './typed';
 
 /** A pure aggregate: decide(command, state) → events; evolve(state, event) → state. */
 export interface CommandDecider<C, E, S> {
@@ -45,18 +46,6 @@ export interface BuildContext {
   assumedNew: boolean;
 }
 
-/** What a command decides on: the state, the events read (after the snapshot, if one was used), the revision and position of the last. */
-interface Aggregate<S, E extends DomainEvent> {
-  state: S;
-  recorded: Recorded<E>[];
-  /** Every event of the stream, when no snapshot was used (inline projections fold them). */
-  all?: RecordedEvent[];
-  last: bigint;
-  lastPosition?: GlobalPosition;
-  /** The snapshot's revision (-1: none was used). */
-  snapshotAt: bigint;
-}
-
 /**
  * The one command handler (in the spirit of Emmett's DeciderCommandHandler): read the stream
  * typed as its aggregate's events, fold it with `evolve`, build the command from the state (the
@@ -92,35 +81,6 @@ export async function handleCommand<C, E extends DomainEvent, S>(
       await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, attempt * 2)));
     }
   }
-}
-
-/**
- * The stream folded with `evolve`: from its snapshot when there is one whose event the stream
- * still holds at its revision (read from there, that event included, to check), else whole.
- */
-async function aggregate<E extends DomainEvent, S>(store: EventStore, stream: TypedStream<E>, decider: CommandDecider<unknown, E, S>, snapshots?: Snapshotting<S>): Promise<Aggregate<S, E>> {
-  const snapshot = snapshots && (await snapshots.store.read(stream.id, snapshots.version).catch(() => undefined));
-  const from = snapshot && snapshots.restore(snapshot.state);
-  if (snapshot && from !== undefined) {
-    const raw = await store.readStream(stream.id, { fromRevision: snapshot.revision });
-    if (raw[0]?.revision === snapshot.revision && raw[0].id === snapshot.eventId) {
-      const recorded = typeEvents(stream, raw.slice(1));
-      const last = raw[raw.length - 1];
-      return { state: recorded.reduce<S>((s, e) => decider.evolve(s, e), from), recorded, last: last.revision, lastPosition: last.position, snapshotAt: snapshot.revision };
-    }
-  }
-  const raw = await store.readStream(stream.id);
-  const recorded = typeEvents(stream, raw);
-  const state = recorded.reduce<S>((s, e) => decider.evolve(s, e), decider.initialState);
-  const last = raw[raw.length - 1];
-  return { state, recorded, all: raw, last: last ? last.revision : -1n, lastPosition: last?.position, snapshotAt: -1n };
-}
-
-/** A new snapshot at `revision` once `every` events were folded past the last one (a cache: a failed write is only a missed one). */
-async function snapshotIfDue<S>(streamId: string, snapshots: Snapshotting<S> | undefined, read: { snapshotAt: bigint }, state: S, revision: bigint, eventId: () => string | undefined) {
-  if (!snapshots || revision - read.snapshotAt < BigInt(snapshots.every)) return;
-  const id = eventId();
-  if (id !== undefined) await snapshots.store.write(streamId, snapshots.version, { revision, eventId: id, state }).catch(() => undefined);
 }
 
 /** The assumed-new attempt; undefined when the ordinary path must decide. */

@@ -1,5 +1,6 @@
 export * from './port';
 export * from './typed';
+export * from './aggregate';
 export * from './command-handler';
 export * from './subscribe';
 export * from './postgres';

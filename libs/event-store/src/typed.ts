@@ -54,11 +54,5 @@ export interface Evolver<E, S> {
   initialState: S;
 }
 
-/** The aggregate's current state, folded from its stream by its own evolve. */
-export async function aggregateStream<E extends DomainEvent, S>(store: EventStore, stream: TypedStream<E>, decider: Evolver<E, S>): Promise<{ state: S; events: Recorded<E>[] }> {
-  const events = await readTypedStream(store, stream);
-  return { state: events.reduce<S>((s, e) => decider.evolve(s, e), decider.initialState), events };
-}
-
 /** Event data as the store's port takes it (a plain JSON object), without a cast. */
 export const toEventData = (data: object): Record<string, unknown> => ({ ...data });

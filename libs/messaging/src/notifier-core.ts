@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { CashInTrace, PixRecebidoMessage } from '@pix/contracts';
-import type { EventStore } from '@pix/event-store';
+import { PostgresSnapshotStore, type EventStore } from '@pix/event-store';
 import { DeliveryWorker, NotificationOutbox, type DeliveryConfig } from '@pix/webhook-delivery';
 import { EventStoreKeyHistory, type KeyHistory } from './key-history';
 import { EventStoreWebhookRegistrations, notifyCashIns } from './notifier-intake';
@@ -24,7 +24,7 @@ export class NotifierCore {
 
   static async create(pool: Pool, store: EventStore, config: DeliveryConfig, logger: NotifierLogger): Promise<NotifierCore> {
     const outbox = await NotificationOutbox.create(pool);
-    const worker = new DeliveryWorker(pool, new EventStoreWebhookRegistrations(store), config, { now: () => new Date() }, logger);
+    const worker = new DeliveryWorker(pool, new EventStoreWebhookRegistrations(store, new PostgresSnapshotStore(pool)), config, { now: () => new Date() }, logger);
     return new NotifierCore(outbox, worker, new EventStoreKeyHistory(store));
   }
 

@@ -1,6 +1,6 @@
 import type { CashInTrace, PixRecebidoMessage } from '@pix/contracts';
-import { toOfficialPix, webhookDecider, webhookStreamId, type WebhookEvent } from '@pix/domain';
-import { aggregateStream, streamType, type EventStore } from '@pix/event-store';
+import { toOfficialPix, WEBHOOK_SNAPSHOT, webhookDecider, webhookStreamId, type WebhookEvent, type WebhookState } from '@pix/domain';
+import { aggregateStream, streamType, type EventStore, type SnapshotStore, type Snapshotting } from '@pix/event-store';
 import type { IntakeItem } from '@pix/webhook-delivery';
 import { paidToCurrentHolder, type KeyHistory } from './key-history';
 
@@ -11,11 +11,15 @@ const webhookStream = streamType<WebhookEvent, [string]>({ WebhookConfigurado: t
 export class EventStoreWebhookRegistrations {
   /** When each key's webhook was last removed before its current registration, from its latest read. */
   private readonly removed = new Map<string, string>();
+  private readonly snapshots?: Snapshotting<WebhookState>;
 
-  constructor(private readonly store: EventStore) {}
+  /** `snapshots`: where the key streams' snapshots are (the API's own, shared), so a long stream is not folded at every read. */
+  constructor(private readonly store: EventStore, snapshots?: SnapshotStore) {
+    this.snapshots = snapshots && { store: snapshots, ...WEBHOOK_SNAPSHOT };
+  }
 
   async urlFor(chave: string): Promise<string | undefined> {
-    const { state } = await aggregateStream(this.store, webhookStream(chave), webhookDecider);
+    const { state } = await aggregateStream(this.store, webhookStream(chave), webhookDecider, this.snapshots);
     if (state.exists && state.removidoEm !== undefined) this.removed.set(chave, state.removidoEm);
     else this.removed.delete(chave);
     return state.exists ? state.webhookUrl : undefined;

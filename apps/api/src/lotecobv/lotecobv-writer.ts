@@ -38,11 +38,5 @@ export class LoteCobVWriter {
   }
 }
 
-/**
- * A batch's stream is snapshotted every SNAPSHOT_EVERY events: a round of 1,000 requests adds
- * ~1,000 events (its requests, then a decision each), and a command reads the snapshot and at
- * most that many more, however many rounds the batch has had (ADR 6).
- */
-const SNAPSHOT_EVERY = 500;
-
-export const batchSnapshots = (store: SnapshotStore): Snapshotting<LoteCobVState> => ({ store, ...LOTECOBV_SNAPSHOT, every: SNAPSHOT_EVERY });
+/** A batch's stream is snapshotted (ADR 6): its commands fold the snapshot and what came after. */
+export const batchSnapshots = (store: SnapshotStore): Snapshotting<LoteCobVState> => ({ store, ...LOTECOBV_SNAPSHOT });

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DomainError, webhookDecider, type WebhookCommand, type WebhookState } from '@pix/domain';
-import { aggregateStream, handleCommand, type EventStore } from '@pix/event-store';
+import { DomainError, WEBHOOK_SNAPSHOT, webhookDecider, type WebhookCommand, type WebhookState } from '@pix/domain';
+import { aggregateStream, handleCommand, type EventStore, type SnapshotStore, type Snapshotting } from '@pix/event-store';
 import { webhookProjection } from '@pix/read-models';
 import type { Projections } from '../infrastructure/projections';
-import { CLOCK, EVENT_STORE, PROJECTIONS } from '../infrastructure/tokens';
+import { CLOCK, EVENT_STORE, PROJECTIONS, SNAPSHOTS } from '../infrastructure/tokens';
 import type { Clock } from '../shared/ports';
 import { webhookStream } from '../shared/streams';
 
@@ -14,22 +14,26 @@ import { webhookStream } from '../shared/streams';
 @Injectable()
 export class WebhookWriter {
   private readonly logger = new Logger('WebhookWriter');
+  private readonly snapshots: Snapshotting<WebhookState>;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(PROJECTIONS) private readonly projections: Projections,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+    @Inject(SNAPSHOTS) snapshots: SnapshotStore,
+  ) {
+    this.snapshots = { store: snapshots, ...WEBHOOK_SNAPSHOT };
+  }
 
   async execute(chave: string, build: (now: Date) => WebhookCommand): Promise<WebhookState> {
-    const { state, position } = await handleCommand(this.store, webhookStream(chave), webhookDecider, () => build(this.clock.now()));
+    const { state, position } = await handleCommand(this.store, webhookStream(chave), webhookDecider, () => build(this.clock.now()), { snapshots: this.snapshots });
     if (position && !(await this.projections.waitFor([webhookProjection.name], position))) this.logger.warn(`webhook list not caught up for ${chave} after 5 s`);
     return state;
   }
 
   /** The registration as it is now, from the stream itself. */
   async current(chave: string): Promise<WebhookState> {
-    return (await aggregateStream(this.store, webhookStream(chave), webhookDecider)).state;
+    return (await aggregateStream(this.store, webhookStream(chave), webhookDecider, this.snapshots)).state;
   }
 }
 

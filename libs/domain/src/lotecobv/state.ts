@@ -75,6 +75,11 @@ export const decisaoRegistrada = (state: LoteCobVState, rodada: number, txid: st
  */
 export const LOTECOBV_SNAPSHOT = {
   version: 'lotecobv-state-1',
+  /**
+   * A round of 1,000 requests adds ~1,000 events (its requests, then a decision each): a command
+   * reads the snapshot and at most this many more, however many rounds the batch has had.
+   */
+  every: 500,
   restore: (json: unknown): LoteCobVState | undefined => (isBatchState(json) ? json : undefined),
 };
 

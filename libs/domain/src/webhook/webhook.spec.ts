@@ -1,4 +1,4 @@
-import { webhookDecider, webhookDoRecebedor, type WebhookCommand, type WebhookEvent } from '..';
+import { WEBHOOK_SNAPSHOT, webhookDecider, webhookDoRecebedor, type WebhookCommand, type WebhookEvent } from '..';
 import { deciderSpec } from '../testing/decider-spec';
 
 const spec = deciderSpec(webhookDecider);
@@ -26,6 +26,14 @@ describe('webhook decider', () => {
     expect(fold([...configured, removed])).toEqual({ exists: false, removidoEm: '2026-11-22T12:05:00.000Z' });
     expect(fold([...configured, removed, again])).toMatchObject({ exists: true, removidoEm: '2026-11-22T12:05:00.000Z' });
     expect(fold([...configured, removed, again, moved])).toMatchObject({ exists: true, webhookUrl: 'https://r.example/new', removidoEm: '2026-11-22T12:05:00.000Z' });
+  });
+
+  it('a snapshot restores the state it was taken of, through JSON, removed or registered; another shape is refused', () => {
+    const fold = (events: WebhookEvent[]) => events.reduce(webhookDecider.evolve, webhookDecider.initialState);
+    const removed: WebhookEvent = { type: 'WebhookRemovido', data: { chave, em: '2026-11-22T12:05:00.000Z', recebedorId: 'loja-a' } };
+    for (const state of [webhookDecider.initialState, fold(configured), fold([...configured, removed]), fold([...configured, removed, ...configured])])
+      expect(WEBHOOK_SNAPSHOT.restore(JSON.parse(JSON.stringify(state)))).toEqual(state);
+    for (const json of [null, 'x', {}, { exists: true, chave }, { ...fold(configured), webhookUrl: 7 }, { exists: false, removidoEm: 5 }]) expect(WEBHOOK_SNAPSHOT.restore(json)).toBeUndefined();
   });
 
   it('configures, replaces, keeps an identical PUT, and removes', () => {

@@ -63,6 +63,26 @@ export const webhookDecider = {
   },
 };
 
+/**
+ * Snapshots of a key's webhook stream (ADR 7): every PUT that changes the URL and every DELETE
+ * adds an event, every intake and delivery for the key reads the stream, and a tenant alternating
+ * two URLs at its rate limit would make each of those reads fold hundreds of thousands of events.
+ * A read folds the snapshot and at most `every` more. Bump the version when the state's shape changes.
+ */
+export const WEBHOOK_SNAPSHOT = {
+  version: 'webhook-state-1',
+  every: 100,
+  restore: (json: unknown): WebhookState | undefined => (isWebhookState(json) ? json : undefined),
+};
+
+function isWebhookState(json: unknown): json is WebhookState {
+  if (typeof json !== 'object' || json === null) return false;
+  const s: Partial<Record<'exists' | 'chave' | 'webhookUrl' | 'criacao' | 'recebedorId' | 'removidoEm', unknown>> = json;
+  const removido = s.removidoEm === undefined || typeof s.removidoEm === 'string';
+  if (s.exists === false) return removido;
+  return s.exists === true && typeof s.chave === 'string' && typeof s.webhookUrl === 'string' && typeof s.criacao === 'string' && typeof s.recebedorId === 'string' && removido;
+}
+
 /** The registration as `recebedorId` may see it: its own, or none (never another receiver's). */
 export function webhookDoRecebedor(state: WebhookState, recebedorId: string): WebhookState {
   return state.exists && state.recebedorId === recebedorId ? state : { exists: false };

@@ -1,0 +1,60 @@
+import type { EventStore, GlobalPosition, RecordedEvent } from './port';
+import type { Snapshotting } from './snapshots';
+import { typeEvents, type DomainEvent, type Evolver, type Recorded, type TypedStream } from './typed';
+
+/** What a command decides on: the state, the events read (after the snapshot, if one was used), the revision and position of the last. */
+export interface Aggregate<S, E extends DomainEvent> {
+  state: S;
+  recorded: Recorded<E>[];
+  /** Every event of the stream, when no snapshot was used (inline projections fold them). */
+  all?: RecordedEvent[];
+  last: bigint;
+  lastPosition?: GlobalPosition;
+  /** The snapshot's revision (-1: none was used). */
+  snapshotAt: bigint;
+}
+
+/**
+ * The stream folded with `evolve`: from its snapshot when there is one whose event the stream
+ * still holds at its revision (read from there, that event included, to check), else whole.
+ */
+export async function aggregate<E extends DomainEvent, S>(store: EventStore, stream: TypedStream<E>, decider: Evolver<E, S>, snapshots?: Snapshotting<S>): Promise<Aggregate<S, E>> {
+  const snapshot = snapshots && (await snapshots.store.read(stream.id, snapshots.version).catch(() => undefined));
+  const from = snapshot && snapshots.restore(snapshot.state);
+  if (snapshot && from !== undefined) {
+    const raw = await store.readStream(stream.id, { fromRevision: snapshot.revision });
+    if (raw[0]?.revision === snapshot.revision && raw[0].id === snapshot.eventId) {
+      const recorded = typeEvents(stream, raw.slice(1));
+      const last = raw[raw.length - 1];
+      return { state: recorded.reduce<S>((s, e) => decider.evolve(s, e), from), recorded, last: last.revision, lastPosition: last.position, snapshotAt: snapshot.revision };
+    }
+  }
+  const raw = await store.readStream(stream.id);
+  const recorded = typeEvents(stream, raw);
+  const state = recorded.reduce<S>((s, e) => decider.evolve(s, e), decider.initialState);
+  const last = raw[raw.length - 1];
+  return { state, recorded, all: raw, last: last ? last.revision : -1n, lastPosition: last?.position, snapshotAt: -1n };
+}
+
+/** A new snapshot at `revision` once `every` events were folded past the last one (a cache: a failed write is only a missed one). */
+export async function snapshotIfDue<S>(streamId: string, snapshots: Snapshotting<S> | undefined, read: { snapshotAt: bigint }, state: S, revision: bigint, eventId: () => string | undefined) {
+  if (!snapshots || revision - read.snapshotAt < BigInt(snapshots.every)) return;
+  const id = eventId();
+  if (id !== undefined) await snapshots.store.write(streamId, snapshots.version, { revision, eventId: id, state }).catch(() => undefined);
+}
+
+
+/**
+ * The aggregate's current state, folded from its stream by its own evolve (from its snapshot,
+ * when `snapshots` is given: `events` are then those after it, and a long read takes a new one).
+ */
+export async function aggregateStream<E extends DomainEvent, S>(
+  store: EventStore,
+  stream: TypedStream<E>,
+  decider: Evolver<E, S>,
+  snapshots?: Snapshotting<S>,
+): Promise<{ state: S; events: Recorded<E>[] }> {
+  const read = await aggregate(store, stream, decider, snapshots);
+  await snapshotIfDue(stream.id, snapshots, read, read.state, read.last, () => read.recorded[read.recorded.length - 1]?.id);
+  return { state: read.state, events: read.recorded };
+}
