@@ -19,8 +19,9 @@ export interface Aggregate<S, E extends DomainEvent> {
  * still holds at its revision (read from there, that event included, to check), else whole.
  */
 export async function aggregate<E extends DomainEvent, S>(store: EventStore, stream: TypedStream<E>, decider: Evolver<E, S>, snapshots?: Snapshotting<S>): Promise<Aggregate<S, E>> {
-  const snapshot = snapshots && (await snapshots.store.read(stream.id, snapshots.version).catch(() => undefined));
-  const from = snapshot && snapshots.restore(snapshot.state);
+  const short = snapshots ? shortStreamsOf(snapshots) : undefined;
+  const snapshot = snapshots && short && !short.has(stream.id) ? await snapshots.store.read(stream.id, snapshots.version).catch(() => undefined) : undefined;
+  const from = snapshot && snapshots?.restore(snapshot.state);
   if (snapshot && from !== undefined) {
     const raw = await store.readStream(stream.id, { fromRevision: snapshot.revision });
     if (raw[0]?.revision === snapshot.revision && raw[0].id === snapshot.eventId) {
@@ -30,15 +31,33 @@ export async function aggregate<E extends DomainEvent, S>(store: EventStore, str
     }
   }
   const raw = await store.readStream(stream.id);
+  if (snapshots && short) {
+    if (raw.length < snapshots.every) short.set(stream.id, true);
+    else short.delete(stream.id);
+  }
   const recorded = typeEvents(stream, raw);
   const state = recorded.reduce<S>((s, e) => decider.evolve(s, e), decider.initialState);
   const last = raw[raw.length - 1];
   return { state, recorded, all: raw, last: last ? last.revision : -1n, lastPosition: last?.position, snapshotAt: -1n };
 }
 
+/**
+ * Per snapshotting, the streams last read whole and found shorter than `every`: they have no
+ * snapshot to ask for, so the next read is one round trip, not two (most webhook keys and batches
+ * are short; the notifier reads a key's registration at every delivery). One that grew meanwhile
+ * is read whole once more, found long, and then snapshotted. Bounded: cleared past 10,000 streams.
+ */
+const shortStreams = new WeakMap<object, Map<string, true>>();
+function shortStreamsOf(snapshots: object): Map<string, true> {
+  let short = shortStreams.get(snapshots);
+  if (!short || short.size > 10_000) shortStreams.set(snapshots, (short = new Map()));
+  return short;
+}
+
 /** A new snapshot at `revision` once `every` events were folded past the last one (a cache: a failed write is only a missed one). */
 export async function snapshotIfDue<S>(streamId: string, snapshots: Snapshotting<S> | undefined, read: { snapshotAt: bigint }, state: S, revision: bigint, eventId: () => string | undefined) {
   if (!snapshots || revision - read.snapshotAt < BigInt(snapshots.every)) return;
+  shortStreams.get(snapshots)?.delete(streamId); // long now: its next read asks for the snapshot
   const id = eventId();
   if (id !== undefined) await snapshots.store.write(streamId, snapshots.version, { revision, eventId: id, state }).catch(() => undefined);
 }

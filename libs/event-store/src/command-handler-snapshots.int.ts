@@ -90,6 +90,19 @@ describe('handleCommand with snapshots (a long stream folded from its snapshot)'
     expect(await stored('g')).toMatchObject({ version: 'sum-2', revision: 1 });
   });
 
+  it('a stream found short is read whole without asking for a snapshot (one round trip), until it has one', async () => {
+    let asked = 0;
+    const counting: SnapshotStore = { read: (id, v) => (asked++, snapshots.read(id, v)), write: (id, v, s) => snapshots.write(id, v, s) };
+    const s = { ...using(4), store: counting };
+    await add('i', [1], s); // nothing known: asks, finds none, reads whole (1 event: short)
+    await add('i', [1], s); // known short: does not ask
+    expect(asked).toBe(1);
+    await add('i', [1, 1], s); // revision 3: four events, a snapshot is taken
+    await add('i', [1], s); // asks again, and reads from it
+    expect(asked).toBe(2);
+    expect(reads.at(-1)).toEqual({ streamId: 'sum-i', fromRevision: 3n });
+  });
+
   it('a snapshot store that fails costs a full read, never the command', async () => {
     const failing: SnapshotStore = { read: () => Promise.reject(new Error('down')), write: () => Promise.reject(new Error('down')) };
     await add('h', [1, 2, 3], using(1));
