@@ -12,6 +12,8 @@ export interface NotifierConfig extends ObservabilitySettings {
   delivery: DeliveryConfig;
   /** Bearer token for the operator endpoints (/notifier/...); unset keeps them shut. */
   operatorToken?: string;
+  /** Connections one remote address may hold open at once on the operator port (0: no limit), as the API's. */
+  connectionsPerAddress: number;
 }
 
 /** Validated once at start-up; each bad value gets its own message. */
@@ -25,6 +27,7 @@ export function loadNotifierConfig(env: Record<string, string | undefined>): Not
   if (!/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL is required: PostgreSQL keeps the notification outbox (and the events, without EventStoreDB)');
   const groupId = loadConsumerGroupId(env, 'NOTIFIER_GROUP_ID', DEFAULT_NOTIFIER_GROUP_ID, problems);
   const delivery = loadDeliverySettings(env, problems);
+  const connectionsPerAddress = readIntegerSetting(env, 'CONNECTIONS_PER_ADDRESS', { fallback: 512, min: 0, max: 1_000_000 }, problems);
   const operatorToken = env.NOTIFIER_OPERATOR_TOKEN || undefined;
   if (operatorToken && operatorToken.length < 24) problems.push('NOTIFIER_OPERATOR_TOKEN must be at least 24 characters (e.g. `openssl rand -hex 24`)');
   const host = env.HOST ?? '0.0.0.0';
@@ -40,6 +43,7 @@ export function loadNotifierConfig(env: Record<string, string | undefined>): Not
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,
     delivery,
     operatorToken,
+    connectionsPerAddress,
     ...observability,
   };
 }

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   // Operator requests get a correlation id on their answer and on their access and error lines, as in the API.
   const fastify = app.getHttpAdapter().getInstance();
   // Every error it answers, from Node's parser to the controllers, is a problem as in the API.
-  installHttpEdge(fastify);
+  installHttpEdge(fastify, { connectionsPerAddress: config.connectionsPerAddress });
   // Operator bodies are read like the API's: duplicates, depth, NUL and lone surrogates refused.
   installStrictInput(fastify, { problemFor: () => ({ tipo: 'RequisicaoInvalida', root: 'body' }) });
   app.useGlobalFilters(new HttpProblemFilter());
