@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
-import { kafkaBrokers, lockKafka, startGroupsAtEnd, deleteGroups } from '../support/kafka-client';
-import { startApi, type RunningApi } from '../support/api-harness';
+import { kafkaBrokers, lockKafka, startGroupsAtEnd, deleteGroups, PspCore } from '../support/kafka-client';
+import { LOCAL_KEY, newTxid, startApi, validCobV, type RunningApi } from '../support/api-harness';
+import { cashIn } from '../support/cash-in-fixtures';
 import { localConsumerGroups } from '../../apps/api/src/config/settlement-config';
 
 // Local mode with KAFKA_BROKERS runs settlement and the notifier's intake in the API. Both groups
@@ -14,6 +15,15 @@ import { localConsumerGroups } from '../../apps/api/src/config/settlement-config
 jest.setTimeout(180_000);
 
 const BROKERS = kafkaBrokers();
+
+/** The readiness body once no consumer group of the API is still joining. */
+async function joined(api: RunningApi): Promise<Record<string, unknown>> {
+  for (const deadline = Date.now() + 90_000; ; await new Promise((r) => setTimeout(r, 200))) {
+    const ready = (await (await fetch(`${api.baseUrl}/health/ready`)).json()) as Record<string, unknown>;
+    if (!Object.values(ready).includes('joining')) return ready;
+    if (Date.now() > deadline) throw new Error(`groups did not join: ${JSON.stringify(ready)}`);
+  }
+}
 
 if (!BROKERS) {
   describe('local mode on a shared broker', () => {
@@ -39,12 +49,7 @@ if (!BROKERS) {
     }, 120_000);
 
     it('consumes in the groups it is given, and not in the notifier app\'s pix-notifier', async () => {
-      let ready: Record<string, unknown> = {};
-      for (const deadline = Date.now() + 90_000; ; await new Promise((r) => setTimeout(r, 200))) {
-        ready = (await (await fetch(`${api!.baseUrl}/health/ready`)).json()) as Record<string, unknown>;
-        if (!Object.values(ready).includes('joining')) break;
-        if (Date.now() > deadline) throw new Error(`groups did not join: ${JSON.stringify(ready)}`);
-      }
+      const ready = await joined(api!);
       expect(ready).toMatchObject({ [`kafka ${groups.SETTLEMENT_GROUP_ID}`]: 'joined', [`kafka ${groups.NOTIFIER_GROUP_ID}`]: 'joined' });
       expect(ready).not.toHaveProperty('kafka pix-notifier');
 
@@ -86,14 +91,49 @@ if (!BROKERS) {
 
     it("consumes in groups of its own, derived from DATA_DIR, never in the deployment's pix-api-settlement or pix-notifier", async () => {
       expect(groups).toEqual([expect.stringMatching(/^pix-local-[0-9a-f]{8}-settlement$/), expect.stringMatching(/^pix-local-[0-9a-f]{8}-notifier$/)]);
-      let ready: Record<string, unknown> = {};
-      for (const deadline = Date.now() + 90_000; ; await new Promise((r) => setTimeout(r, 200))) {
-        ready = (await (await fetch(`${api!.baseUrl}/health/ready`)).json()) as Record<string, unknown>;
-        if (!Object.values(ready).includes('joining')) break;
-        if (Date.now() > deadline) throw new Error(`groups did not join: ${JSON.stringify(ready)}`);
-      }
+      const ready = await joined(api!);
       expect(ready).toMatchObject({ [`kafka ${groups[0]}`]: 'joined', [`kafka ${groups[1]}`]: 'joined' });
       expect(Object.keys(ready).filter((k) => k.startsWith('kafka ')).sort()).toEqual(groups.map((g) => `kafka ${g}`).sort());
+    });
+  });
+
+  // A new DATA_DIR's groups read the whole topic: on a shared broker, a developer's first start
+  // recorded every Pix the topic still held (payers included) as no receiver's here (an audit).
+  describe('local mode on a shared broker, a new DATA_DIR', () => {
+    let dataDir: string;
+    let groups: string[] = [];
+    let unlock: (() => void) | undefined;
+    let api: RunningApi | undefined;
+    let psp: PspCore | undefined;
+    const before = cashIn(newTxid('hist'), LOCAL_KEY);
+
+    beforeAll(async () => {
+      dataDir = mkdtempSync(path.join(tmpdir(), 'pix-local-new-'));
+      const own = localConsumerGroups(dataDir);
+      groups = [own.settlementGroupId, own.notifierGroupId];
+      unlock = await lockKafka(BROKERS, 600_000);
+      psp = await PspCore.connect(BROKERS);
+      await psp.publish(before); // on the topic before the instance starts
+      api = await startApi({ env: { KAFKA_BROKERS: BROKERS.join(','), DATA_DIR: dataDir } });
+    }, 720_000);
+
+    afterAll(async () => {
+      await api?.stop();
+      await psp?.disconnect();
+      await deleteGroups(BROKERS, groups);
+      unlock?.();
+      rmSync(dataDir, { recursive: true, force: true });
+    }, 120_000);
+
+    it('starts its new groups where the topic ended at start-up: its own cash-ins settle, what came before is not read', async () => {
+      await joined(api!);
+      const txid = newTxid('own');
+      expect((await api!.request('PUT', `/cobv/${txid}`, validCobV())).status).toBe(201);
+      const paid = await fetch(`${api!.baseUrl}/sandbox/cash-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ txid }) });
+      expect(paid.status).toBe(202);
+      for (const deadline = Date.now() + 30_000; (await api!.request('GET', `/cobv/${txid}`)).body.status !== 'CONCLUIDA'; await new Promise((r) => setTimeout(r, 100)))
+        if (Date.now() > deadline) throw new Error('own cash-in not settled');
+      expect((await api!.request('GET', `/pix/${before.endToEndId}`)).status).toBe(404);
     });
   });
 }

@@ -9,3 +9,4 @@ export * from './cash-in-contract';
 export * from './broker-probe';
 export * from './consumer-lag';
 export * from './dead-letters';
+export * from './start-at-end';

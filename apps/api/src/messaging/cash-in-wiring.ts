@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import type { CashInTrace, PixRecebidoMessage } from '@pix/contracts';
 import type { EventStore } from '@pix/event-store';
 import { dependenciesAnswer, NotifierCore, NOTIFIER_INTAKE, type CashInPublisher, type OperatorOutbox } from '@pix/messaging';
-import type { KafkaBatchServer, KafkaCashInPublisher, KafkaLogs } from '@pix/messaging-kafka';
+import type { KafkaBatchServer, KafkaCashInPublisher, KafkaLogs, TopicEnd } from '@pix/messaging-kafka';
 import { kafkaTransport } from './kafka-transport';
 import { unfinishedLocalCashIns } from './local-cash-in-recovery';
 import { InProcessCashInBus } from '@pix/messaging-local';
@@ -27,6 +27,13 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
   private publisher?: CashInPublisher;
   private readonly stops: (() => Promise<void>)[] = [];
   private stopping = false;
+  /**
+   * Local mode with KAFKA_BROKERS: where the cash-in topic ended before this instance could
+   * publish. Its groups, new (a new DATA_DIR), start there: a developer's instance on a shared
+   * broker reads what is published while it runs, not the topic's history (which it recorded as
+   * no receiver's here, payers and all). Undefined once stopping.
+   */
+  private readonly localStart?: { end: Promise<TopicEnd | undefined>; resolve(end: TopicEnd | undefined): void };
   notifier?: NotifierCore;
   /** The consumer groups of this process, one Nest microservice each. */
   readonly servers: KafkaBatchServer[] = [];
@@ -42,7 +49,11 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     if (config.kafkaBrokers.length === 0) return;
-    const { CASH_IN_CONTRACT, createKafka, ensureCashInTopics, KafkaBatchServer, KAFKA_RETRY, KafkaLogs } = kafkaTransport();
+    const { CASH_IN_CONTRACT, createKafka, ensureCashInTopics, KafkaBatchServer, KAFKA_RETRY, KafkaLogs, startNewGroupAt } = kafkaTransport();
+    if (config.mode === 'local') {
+      let resolve!: (end: TopicEnd | undefined) => void;
+      this.localStart = { end: new Promise((r) => (resolve = r)), resolve: (end) => resolve(end) };
+    }
     const logs = (this.kafkaLogs = new KafkaLogs());
     const kafka = createKafka(config.kafkaBrokers, 'pix-api', KAFKA_RETRY, logs);
     const kafkaLogger = new Logger('Kafka');
@@ -53,7 +64,11 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
         groupId,
         topics: CASH_IN_CONTRACT,
         logger: { log: (m) => kafkaLogger.log(m), warn: (m) => kafkaLogger.warn(m), error: (m) => kafkaLogger.error(m) },
-        prepare: () => ensureCashInTopics(kafka),
+        prepare: async () => {
+          await ensureCashInTopics(kafka);
+          const end = await this.localStart?.end;
+          if (end && (await startNewGroupAt(kafka, groupId, end))) kafkaLogger.log(`consumer group ${groupId} is new: it starts where the cash-in topic ended when this instance started, not at its first message (local mode)`);
+        },
         healthy: dependenciesAnswer(pool, store),
       });
     this.servers.push(server(SETTLEMENT_TRANSPORT, config.settlementGroupId));
@@ -105,11 +120,14 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
   }
 
   private async connectPublisher(publisher: KafkaCashInPublisher): Promise<void> {
-    const { createKafka, ensureCashInTopics, KAFKA_RETRY } = kafkaTransport();
+    const { createKafka, ensureCashInTopics, KAFKA_RETRY, topicEnd } = kafkaTransport();
     for (let delay = 500; !this.stopping; delay = Math.min(delay * 2, 10_000)) {
       try {
         // Topics are created explicitly (brokers here do not auto-create them); the consumers' start does it too.
-        await ensureCashInTopics(createKafka(this.config.kafkaBrokers, 'pix-api-admin', KAFKA_RETRY, this.kafkaLogs));
+        const admin = createKafka(this.config.kafkaBrokers, 'pix-api-admin', KAFKA_RETRY, this.kafkaLogs);
+        await ensureCashInTopics(admin);
+        // Before this instance can publish (the sandbox payer): its own cash-ins come after it.
+        if (this.localStart) this.localStart.resolve(await topicEnd(admin));
         await publisher.connect();
         this.logger.log(`cash-ins over Kafka at ${this.config.kafkaBrokers.join(',')}; consumer groups ${this.groupsSaid()} joining in the background`);
         return;
@@ -128,6 +146,7 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
 
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    this.localStart?.resolve(undefined);
     for (const stop of this.stops.reverse()) await stop().catch((e) => this.logger.error(String(e)));
     this.kafkaLogs?.close();
   }
