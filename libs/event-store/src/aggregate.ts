@@ -19,26 +19,32 @@ export interface Aggregate<S, E extends DomainEvent> {
  * still holds at its revision (read from there, that event included, to check), else whole.
  */
 export async function aggregate<E extends DomainEvent, S>(store: EventStore, stream: TypedStream<E>, decider: Evolver<E, S>, snapshots?: Snapshotting<S>): Promise<Aggregate<S, E>> {
-  const short = snapshots ? shortStreamsOf(snapshots) : undefined;
-  const snapshot = snapshots && short && !short.has(stream.id) ? await snapshots.store.read(stream.id, snapshots.version).catch(() => undefined) : undefined;
-  const from = snapshot && snapshots?.restore(snapshot.state);
-  if (snapshot && from !== undefined) {
-    const raw = await store.readStream(stream.id, { fromRevision: snapshot.revision });
-    if (raw[0]?.revision === snapshot.revision && raw[0].id === snapshot.eventId) {
-      const recorded = typeEvents(stream, raw.slice(1));
-      const last = raw[raw.length - 1];
-      return { state: recorded.reduce<S>((s, e) => decider.evolve(s, e), from), recorded, last: last.revision, lastPosition: last.position, snapshotAt: snapshot.revision };
-    }
+  if (snapshots) {
+    const fromSnapshot = await fromItsSnapshot(store, stream, decider, snapshots);
+    if (fromSnapshot) return fromSnapshot;
   }
   const raw = await store.readStream(stream.id);
-  if (snapshots && short) {
-    if (raw.length < snapshots.every) short.set(stream.id, true);
-    else short.delete(stream.id);
+  if (snapshots) {
+    if (raw.length < snapshots.every) shortStreamsOf(snapshots).add(stream.id);
+    else shortStreamsOf(snapshots).delete(stream.id);
   }
   const recorded = typeEvents(stream, raw);
   const state = recorded.reduce<S>((s, e) => decider.evolve(s, e), decider.initialState);
   const last = raw[raw.length - 1];
   return { state, recorded, all: raw, last: last ? last.revision : -1n, lastPosition: last?.position, snapshotAt: -1n };
+}
+
+/** The stream folded from its usable snapshot; undefined when it has none (or is known short). */
+async function fromItsSnapshot<E extends DomainEvent, S>(store: EventStore, stream: TypedStream<E>, decider: Evolver<E, S>, snapshots: Snapshotting<S>): Promise<Aggregate<S, E> | undefined> {
+  if (shortStreamsOf(snapshots).has(stream.id)) return undefined;
+  const snapshot = await snapshots.store.read(stream.id, snapshots.version).catch(() => undefined);
+  const from = snapshot && snapshots.restore(snapshot.state);
+  if (!snapshot || from === undefined) return undefined;
+  const raw = await store.readStream(stream.id, { fromRevision: snapshot.revision });
+  if (raw[0]?.revision !== snapshot.revision || raw[0].id !== snapshot.eventId) return undefined;
+  const recorded = typeEvents(stream, raw.slice(1));
+  const last = raw[raw.length - 1];
+  return { state: recorded.reduce<S>((s, e) => decider.evolve(s, e), from), recorded, last: last.revision, lastPosition: last.position, snapshotAt: snapshot.revision };
 }
 
 /**
@@ -47,10 +53,10 @@ export async function aggregate<E extends DomainEvent, S>(store: EventStore, str
  * are short; the notifier reads a key's registration at every delivery). One that grew meanwhile
  * is read whole once more, found long, and then snapshotted. Bounded: cleared past 10,000 streams.
  */
-const shortStreams = new WeakMap<object, Map<string, true>>();
-function shortStreamsOf(snapshots: object): Map<string, true> {
+const shortStreams = new WeakMap<object, Set<string>>();
+function shortStreamsOf(snapshots: object): Set<string> {
   let short = shortStreams.get(snapshots);
-  if (!short || short.size > 10_000) shortStreams.set(snapshots, (short = new Map()));
+  if (!short || short.size > 10_000) shortStreams.set(snapshots, (short = new Set()));
   return short;
 }
 
@@ -61,7 +67,6 @@ export async function snapshotIfDue<S>(streamId: string, snapshots: Snapshotting
   const id = eventId();
   if (id !== undefined) await snapshots.store.write(streamId, snapshots.version, { revision, eventId: id, state }).catch(() => undefined);
 }
-
 
 /**
  * The aggregate's current state, folded from its stream by its own evolve (from its snapshot,
