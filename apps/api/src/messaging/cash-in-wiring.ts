@@ -4,6 +4,7 @@ import type { CashInTrace, PixRecebidoMessage } from '@pix/contracts';
 import type { EventStore } from '@pix/event-store';
 import { dependenciesAnswer, NotifierCore, NOTIFIER_INTAKE, type CashInPublisher, type OperatorOutbox } from '@pix/messaging';
 import type { KafkaBatchServer, KafkaCashInPublisher, KafkaLogs, TopicEnd } from '@pix/messaging-kafka';
+import { withTimeout } from '@pix/observability';
 import { kafkaTransport } from './kafka-transport';
 import { unfinishedLocalCashIns } from './local-cash-in-recovery';
 import { InProcessCashInBus } from '@pix/messaging-local';
@@ -13,6 +14,9 @@ import { CLOCK, CONFIG, EVENT_STORE, READ_DB, READINESS } from '../infrastructur
 import type { Clock } from '../shared/ports';
 import { SettleCashIn } from '../settlement/settle-cash-in';
 import { SETTLEMENT_TRANSPORT } from '../settlement/settlement.consumer';
+
+/** How long a publish waits for the Kafka publisher's first connect. */
+const PUBLISHER_CONNECT_WAIT_MS = 5_000;
 
 /**
  * How cash-ins flow in this process. With KAFKA_BROKERS: published to Kafka and consumed through
@@ -34,6 +38,8 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
    * no receiver's here, payers and all). Undefined once stopping.
    */
   private readonly localStart?: { end: Promise<TopicEnd | undefined>; resolve(end: TopicEnd | undefined): void };
+  /** Settles once the Kafka publisher has connected (its first connect after start-up). */
+  private publisherConnected?: Promise<void>;
   notifier?: NotifierCore;
   /** The consumer groups of this process, one Nest microservice each. */
   readonly servers: KafkaBatchServer[] = [];
@@ -100,7 +106,7 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
         // start-up delays only settlement, not the API.
         s.listen(() => undefined);
       }
-      void this.connectPublisher(publisher);
+      this.publisherConnected = this.connectPublisher(publisher);
     } else if (local) {
       // Publish time by the clock the sandbox stamps horario with (a test may move it).
       const bus = new InProcessCashInBus(() => this.clock.now());
@@ -168,8 +174,11 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
     return this.notifier;
   }
 
-  publish(message: PixRecebidoMessage, trace?: CashInTrace): Promise<void> {
+  async publish(message: PixRecebidoMessage, trace?: CashInTrace): Promise<void> {
     if (!this.publisher) throw new Error('no cash-in transport configured');
+    // A payment made just after start-up waits for the publisher's first connect (briefly: a
+    // broker that is down still answers 503 in seconds, as the publish itself then fails).
+    if (this.publisherConnected) await withTimeout(this.publisherConnected, PUBLISHER_CONNECT_WAIT_MS).catch(() => undefined);
     return this.publisher.publish(message, trace);
   }
 }
