@@ -45,8 +45,6 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
     ...(config.tls ? { https: { ...httpsOptions(config.tls, hostnameOf(config.locationHost)), ...SERVER_DEADLINES } } : {}),
     bodyLimit: config.maxBodyBytes,
     trustProxy: false,
-    // Long path parameters reach our validation (and its problem) instead of the router's 414.
-    routerOptions: { maxParamLength: 1000 },
     // A URL the router cannot decode still gets a problem body, never Fastify's own JSON.
     frameworkErrors: (error: Error, request: any, reply: any) => sendProblem(Object.assign(error, { statusCode: 400 }), request, reply, new Logger('HTTP')),
   }));

@@ -17,6 +17,15 @@ export const REQUEST_TIMEOUT_MS = 30_000;
  */
 export const SERVER_DEADLINES = { headersTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 5_000 };
 
+/**
+ * No path parameter is too long for the router: the request line's own bound (Node's header
+ * limit, answered 431) is the only one, so every parameter reaches its route's validation and its
+ * endpoint's problem. With a router limit (Fastify's 100, the API's 1,000 until an audit of
+ * 2026-11-27), one character more was a bare 400 RequisicaoInvalida, which reads such as
+ * `GET /webhook/{chave}` do not declare.
+ */
+const MAX_PARAM_LENGTH = Number.MAX_SAFE_INTEGER;
+
 /** A URL the router cannot decode (FST_ERR_BAD_URL) is the client's error, told as a problem. */
 const frameworkErrors: FrameworkErrors = (error, request, reply) => {
   const status = (error as { statusCode?: number }).statusCode ?? 400;
@@ -41,7 +50,7 @@ export function withHttpEdge<T extends object>(options: T): T & { clientErrorHan
     connectionTimeout: CONNECTION_IDLE_MS,
     ...options,
     frameworkErrors: given.frameworkErrors ?? frameworkErrors,
-    routerOptions: { ...given.routerOptions, ignoreTrailingSlash: true },
+    routerOptions: { ...given.routerOptions, ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     clientErrorHandler: answerClientError,
     return503OnClosing: false,
     rewriteUrl: rewriteUndecodable,

@@ -1,0 +1,33 @@
+import { LOCAL_KEY, startApi, type RunningApi } from '../support/api-harness';
+
+// Edges of the webhook, Pix and location surface found by an audit (2026-11-27). Every answer goes
+// through the harness, so it must also be one the official contract declares for its operation.
+
+const ERROR = 'https://pix.bcb.gov.br/api/v2/error/';
+
+describe('path parameters of any length get the endpoint’s own problem', () => {
+  let api: RunningApi;
+  beforeAll(async () => {
+    api = await startApi({ env: { LOCAL_PIX_KEY: LOCAL_KEY } });
+  });
+  afterAll(async () => api?.stop());
+
+  // The same answer as for a 1,000-character parameter (the router's old limit), whatever the length
+  // the request line allows: a 1,001-character key was a bare 400 RequisicaoInvalida, which the
+  // reads (GET /webhook/{chave}, /pix/{e2eid}, /loc/{id}, ...) do not declare.
+  const cases: [string, string, unknown, number, string][] = [
+    ['GET', '/webhook/:p', undefined, 404, 'WebhookNaoEncontrado'],
+    ['DELETE', '/webhook/:p', undefined, 404, 'WebhookNaoEncontrado'],
+    ['PUT', '/webhook/:p', { webhookUrl: 'http://127.0.0.1:9/h' }, 400, 'WebhookOperacaoInvalida'],
+    ['GET', '/pix/:p', undefined, 404, 'PixNaoEncontrado'],
+    ['GET', '/loc/:p', undefined, 404, 'PayloadLocationNaoEncontrado'],
+    ['DELETE', '/loc/:p/txid', undefined, 404, 'PayloadLocationNaoEncontrado'],
+    ['GET', '/cobv/:p', undefined, 404, 'CobVNaoEncontrada'],
+    ['GET', '/lotecobv/:p', undefined, 404, 'LoteCobVNaoEncontrado'],
+  ];
+  for (const length of [1000, 1001, 12_000])
+    it.each(cases)(`%s %s with a ${length}-character parameter`, async (method, template, body, status, tipo) => {
+      const res = await api.request(method, template.replace(':p', 'a'.repeat(length)), body);
+      expect({ status: res.status, type: res.body?.type }).toEqual({ status, type: ERROR + tipo });
+    });
+});
