@@ -31,3 +31,35 @@ describe('path parameters of any length get the endpoint’s own problem', () =>
       expect({ status: res.status, type: res.body?.type }).toEqual({ status, type: ERROR + tipo });
     });
 });
+
+describe('GET /webhook: inicio and fim are optional, and one alone is never judged against a bound nobody sent', () => {
+  let api: RunningApi;
+  beforeAll(async () => {
+    api = await startApi({ env: { LOCAL_PIX_KEY: LOCAL_KEY } });
+    expect((await api.request('PUT', `/webhook/${LOCAL_KEY}`, { webhookUrl: 'http://127.0.0.1:9/h' })).status).toBe(200);
+  });
+  afterAll(async () => api?.stop());
+
+  it('fim alone before 1970 is an empty page, echoing fim only', async () => {
+    const res = await api.request('GET', '/webhook?fim=1960-01-01T00:00:00Z');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ parametros: { fim: '1960-01-01T00:00:00.000Z', paginacao: expect.objectContaining({ quantidadeTotalDeItens: 0 }) }, webhooks: [] });
+  });
+
+  it('inicio alone in the last second of 9999 is an empty page, echoing inicio only', async () => {
+    const res = await api.request('GET', '/webhook?inicio=9999-12-31T23:59:59.5Z');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ parametros: { inicio: '9999-12-31T23:59:59.500Z', paginacao: expect.objectContaining({ quantidadeTotalDeItens: 0 }) }, webhooks: [] });
+  });
+
+  it('an inicio past what UTC states is still refused, naming inicio', async () => {
+    const res = await api.request('GET', '/webhook?inicio=9999-12-31T23:59:59.9995Z');
+    expect({ status: res.status, type: res.body.type, props: res.body.violacoes.map((v: any) => v.propriedade) }).toEqual({ status: 400, type: ERROR + 'WebhookConsultaInvalida', props: ['inicio'] });
+  });
+
+  it('without either, every registration is listed', async () => {
+    const res = await api.request('GET', '/webhook?fim=9999-12-31T23:59:59.999Z');
+    expect(res.body.webhooks.map((w: any) => w.chave)).toEqual([LOCAL_KEY]);
+    expect((await api.request('GET', '/webhook?inicio=0000-01-01T00:00:00Z')).body.webhooks).toHaveLength(1);
+  });
+});

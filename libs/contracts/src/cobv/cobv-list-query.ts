@@ -41,21 +41,29 @@ export interface QueryParseResult<T> {
   violacoes: Violacao[];
 }
 
-/** Parses the `GET /cobv` query. Unknown parameters are ignored; repeated ones are violations. */
-export function parseCobVListQuery(query: QueryInput): QueryParseResult<CobVListQuery> {
+/**
+ * Parses the `GET /cobv` query. Unknown parameters are ignored; repeated ones are violations.
+ * `boundsOptional` (GET /webhook, whose inicio and fim the contract leaves optional): an absent
+ * bound is the first or last instant UTC states, and a bound sent alone is judged on its own
+ * (a 1970-to-9999T23:59:59Z default refused fim=1960-… or inicio=9999-12-31T23:59:59.5Z alone as
+ * "fim before inicio", naming a parameter never sent; an audit, 2026-11-27).
+ */
+export function parseCobVListQuery(query: QueryInput, options: { boundsOptional?: boolean } = {}): QueryParseResult<CobVListQuery> {
   const out: Violacao[] = [];
   const get = (name: string) => singleValue(query ?? {}, name, out);
+  const optional = options.boundsOptional === true;
 
   const [rawInicio, rawFim] = [get('inicio'), get('fim')];
-  const inicio = requiredTimestamp('inicio', rawInicio, out);
-  const fim = requiredTimestamp('fim', rawFim, out);
+  const inicio = timestamp('inicio', rawInicio, optional, out);
+  const fim = timestamp('fim', rawFim, optional, out);
   if (inicio && fim && compareInstants(fim, inicio) < 0) {
     out.push({
       razao: 'O timestamp representado pelo parâmetro fim é anterior ao timestamp representado pelo parâmetro inicio.',
       propriedade: 'fim',
     });
   }
-  const bounds = inicio && fim ? utcBounds(inicio, rawInicio!, fim, rawFim!, out) : undefined;
+  const read = (bound: Rfc3339Instant | undefined, raw: string | undefined | null) => bound !== undefined || (optional && raw === undefined);
+  const bounds = read(inicio, rawInicio) && read(fim, rawFim) ? utcBounds(inicio, rawInicio!, fim, rawFim!, out) : undefined;
 
   const cpf = matching('cpf', get('cpf'), CONTRACT_PATTERNS.cpf, out);
   const cnpj = matching('cnpj', get('cnpj'), CONTRACT_PATTERNS.cnpj, out);
@@ -114,8 +122,8 @@ const LAST_UTC = new Date(253_402_300_799_999);
  * range: the same filter, stated in UTC. A window that starts after the last or ends before the
  * first holds no such instant, and no UTC bound states it: refused, naming the parameter.
  */
-function utcBounds(inicio: Rfc3339Instant, rawInicio: string, fim: Rfc3339Instant, rawFim: string, out: Violacao[]): { inicio: Date; fim: Date } | undefined {
-  const [from, to] = [millisecondAtOrAbove(inicio), fim.floor];
+function utcBounds(inicio: Rfc3339Instant | undefined, rawInicio: string, fim: Rfc3339Instant | undefined, rawFim: string, out: Violacao[]): { inicio: Date; fim: Date } | undefined {
+  const [from, to] = [inicio ? millisecondAtOrAbove(inicio) : FIRST_UTC, fim ? fim.floor : LAST_UTC];
   const startsAfter = from > LAST_UTC && { ...parametroInvalido('inicio', rawInicio), razao: `O parâmetro inicio é posterior a ${LAST_UTC.toISOString()}, o último instante que a API representa em UTC.` };
   const endsBefore = to < FIRST_UTC && { ...parametroInvalido('fim', rawFim), razao: `O parâmetro fim é anterior a ${FIRST_UTC.toISOString()}, o primeiro instante que a API representa em UTC.` };
   if (startsAfter) out.push(startsAfter);
@@ -126,8 +134,8 @@ function utcBounds(inicio: Rfc3339Instant, rawInicio: string, fim: Rfc3339Instan
 
 // A `null` raw value was already reported by singleValue (repeated or non-string).
 
-function requiredTimestamp(name: string, raw: string | undefined | null, out: Violacao[]): Rfc3339Instant | undefined {
-  if (raw === null) return undefined;
+function timestamp(name: string, raw: string | undefined | null, optional: boolean, out: Violacao[]): Rfc3339Instant | undefined {
+  if (raw === null || (raw === undefined && optional)) return undefined;
   if (raw === undefined) {
     out.push({ razao: `O parâmetro ${name} é obrigatório.`, propriedade: name });
     return undefined;

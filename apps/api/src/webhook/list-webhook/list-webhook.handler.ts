@@ -14,9 +14,8 @@ export class ListWebhookHandler implements IQueryHandler<ListWebhookQuery> {
   constructor(@Inject(READ_DB) private readonly db: Pool) {}
 
   async execute({ recebedor, query }: ListWebhookQuery) {
-    // inicio/fim are optional here; the shared parser requires them, so absent ones span all time.
-    const q = Object.fromEntries(PARAMETERS.map((p) => [p, query[p]]));
-    const { value: f, violacoes } = parseCobVListQuery({ ...q, inicio: q.inicio ?? '1970-01-01T00:00:00Z', fim: q.fim ?? '9999-12-31T23:59:59Z' });
+    // inicio and fim are optional here: an absent one spans every instant the listing states.
+    const { value: f, violacoes } = parseCobVListQuery(Object.fromEntries(PARAMETERS.map((p) => [p, query[p]])), { boundsOptional: true });
     if (!f) throw new DomainError('WebhookConsultaInvalida', 'Os parâmetros de consulta não respeitam o _schema_ ou não fazem sentido semanticamente.', violacoes);
     const { rows, total } = await listWebhooks(this.db, recebedor.id, f);
     return {
