@@ -1,5 +1,6 @@
 import dns from 'node:dns';
 import net from 'node:net';
+import { resolveTarget } from './target-dns';
 
 /**
  * Where a webhook may not point in production: loopback, private, link-local (cloud metadata
@@ -74,12 +75,15 @@ function literalHost(url: URL): string | undefined {
   return net.isIP(host) ? host : undefined;
 }
 
+/** How the registration check resolves a name (tests pass their own). */
+export type RegistrationLookup = (hostname: string, options: { all: true; verbatim: true }) => Promise<dns.LookupAddress[]>;
+
 /**
  * Why a URL is not a safe webhook target, or undefined when it is: https only, no private names,
  * and every address its host resolves to must be public. Checked at registration and again when
  * sending (DNS can change): see `createSafeLookup`.
  */
-export async function unsafeTargetReason(raw: string, lookup: typeof dns.promises.lookup = dns.promises.lookup): Promise<string | undefined> {
+export async function unsafeTargetReason(raw: string, lookup: RegistrationLookup = (hostname) => resolveTarget(hostname)): Promise<string | undefined> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -89,7 +93,8 @@ export async function unsafeTargetReason(raw: string, lookup: typeof dns.promise
   if (url.protocol !== 'https:') return 'deve usar https';
   const literal = literalHost(url);
   if (!literal && isPrivateName(url.hostname)) return `o host ${url.hostname} é um nome local ou interno`;
-  // A name that does not resolve (yet) cannot be judged here; the connect-time check still applies.
+  // A name that does not resolve (yet, or within the deadline) cannot be judged here; the
+  // connect-time check still applies.
   const addresses = literal ? [literal] : await lookup(url.hostname, { all: true, verbatim: true }).then((list) => list.map((a) => a.address), () => [] as string[]);
   const bad = addresses.find(isPrivateAddress);
   return bad ? `o host ${url.hostname} resolve para um endereço privado, de loopback ou reservado (${bad})` : undefined;
@@ -98,7 +103,11 @@ export async function unsafeTargetReason(raw: string, lookup: typeof dns.promise
 /** The callback form of `dns.lookup` with `all: true`, as a connect-time lookup calls it. */
 export type LookupAll = (hostname: string, options: dns.LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) => void;
 
-const systemLookupAll: LookupAll = (hostname, options, callback) => dns.lookup(hostname, options, callback);
+// Both checks resolve with c-ares under a deadline, never getaddrinfo (target-dns.ts).
+const systemLookupAll: LookupAll = (hostname, options, callback) => {
+  const family = options.family === 4 || options.family === 'IPv4' ? 4 : options.family === 6 || options.family === 'IPv6' ? 6 : undefined;
+  resolveTarget(hostname).then((list) => callback(null, family ? list.filter((a) => a.family === family) : list), (error) => callback(error, []));
+};
 
 /**
  * A `lookup` for outgoing requests that refuses private names and answers at connect time, so a
