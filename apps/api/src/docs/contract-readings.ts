@@ -27,6 +27,11 @@ export function applyContractReadings(doc: any): void {
   const put = doc.paths['/webhook/{chave}']?.put?.responses?.['200'];
   if (put && !put.content) put.content = { 'application/json': { schema: { $ref: '#/components/schemas/WebhookCompleto' } } };
   if (Array.isArray(schemas.PixConsultados?.required)) schemas.PixConsultados.required = ['parametros', 'pix'];
+  // (i) A received Pix's txid, and GET /pix's txid filter, is 1 to 35 letters and digits (a
+  // static QR code's has 1 to 25): the allOf with TxId (26 to 35) is read as its second branch.
+  for (const holder of [schemas.Pix?.properties, schemas.PixAutomatico?.properties, schemas.ParametrosConsultaPix?.properties, ...(doc.paths['/pix']?.get?.parameters ?? [])])
+    if (holder?.txid?.allOf) holder.txid = { type: 'string', pattern: '^[a-zA-Z0-9]{1,35}$' };
+    else if (holder?.name === 'txid' && holder.schema?.allOf) holder.schema = { type: 'string', pattern: '^[a-zA-Z0-9]{1,35}$' };
 }
 
 function unwrapRegexLiterals(node: any): void {

@@ -5,6 +5,7 @@
 // "Valid" includes "storable": a message PostgreSQL would refuse (a NUL, a lone surrogate, Feb 30)
 // failed its consumer's statement again at every retry and held back every partition behind it.
 import { hasUnstorableText, MAX_JSON_DEPTH, parseStrictJson, StrictJsonError } from '../validation/strict-json';
+import { CONTRACT_PATTERNS } from '../validation/patterns';
 import { parseRfc3339 } from '../validation/query-values';
 
 export const CASH_IN_TOPIC = 'pix.cash-in.v1';
@@ -30,7 +31,7 @@ export interface PixRecebidoMessage {
 }
 
 const E2E_ID = /^[a-zA-Z0-9]{32}$/;
-const TXID = /^[a-zA-Z0-9]{1,35}$/;
+const TXID = CONTRACT_PATTERNS.pixTxid;
 const MONEY = /^\d{1,10}\.\d{2}$/;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 /** PostgreSQL's timestamptz takes offsets up to 15:59 and no year 0. */

@@ -11,6 +11,11 @@ export const CONTRACT_PATTERNS = {
   money: /^\d{1,10}\.\d{2}$/,
   /** `format: date` (ISO 8601 full-date); calendar validity is checked separately. */
   date: /^(\d{4})-(\d{2})-(\d{2})$/,
+  /**
+   * The txid of a received Pix (`Pix.txid`, the `txid` filter of GET /pix): 1 to 35 letters and
+   * digits, since a static QR code's txid has 1 to 25 (ADR 4). A charge's own txid is 26 to 35.
+   */
+  pixTxid: /^[a-zA-Z0-9]{1,35}$/,
 } as const;
 
 export const INT32_MIN = -2147483648;

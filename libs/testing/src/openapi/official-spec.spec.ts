@@ -45,6 +45,13 @@ describe('official spec', () => {
       expect(validator.validateSchema('CobVValor', valor({ modalidade: 1 })).valid).toBe(false);
     });
 
+    it('(i) takes a received Pix\'s txid of 1 to 35 letters and digits (a static QR code\'s has 1 to 25)', () => {
+      const pix = { endToEndId: 'E12345678202611221500abcdefghijk', valor: '1.00', horario: '2026-11-22T15:00:00.000Z' };
+      for (const txid of ['churrasco', 'A', 'a'.repeat(35)]) expect(validator.validateSchema('Pix', { ...pix, txid }).errors).toEqual([]);
+      for (const txid of ['a'.repeat(36), 'abc-def', '']) expect(validator.validateSchema('Pix', { ...pix, txid }).valid).toBe(false);
+      expect(schemas()['ParametrosConsultaPix'].properties.txid).toEqual({ type: 'string', pattern: '^[a-zA-Z0-9]{1,35}$' });
+    });
+
     it('(g) reads locations scheme-less, as the official examples and the BR Code carry them', () => {
       const loc = { id: 789, location: 'pix.example.com/qr/c2/cobv/9d36b84fc70b478fb95c12729b90ca25', tipoCob: 'cobv', criacao: '2020-09-09T20:15:00.358Z' };
       expect(validator.validateSchema('PayloadLocation', loc).errors).toEqual([]);

@@ -111,6 +111,20 @@ function applyStandingReadings(schemas: Record<string, JsonSchema>): void {
   expectDefect('CobVGerada', Array.isArray(gerada['required']) && (gerada['required'] as string[]).includes('location'));
   gerada['required'] = (gerada['required'] as string[]).filter((name) => name !== 'location');
   gerada['dependencies'] = { loc: ['location'] };
+
+  // Reading (i): a received Pix's txid (Pix, PixAutomatico, ParametrosConsultaPix) is allOf TxId
+  // (26 to 35) and [a-zA-Z0-9]{1,35}, which together hold only from 26 on. The second was added
+  // for a static QR code's txid (1 to 25): BCB's maintainer called the {26,35} of GET /pix?txid=
+  // "um bug na regex. Deveria ser {1,35}" (bacen/pix-api#269). Read as 1 to 35 letters and digits.
+  let pixTxids = 0;
+  for (const name of ['Pix', 'PixAutomatico', 'ParametrosConsultaPix']) {
+    const properties = schemas[name]?.['properties'] as Record<string, JsonSchema> | undefined;
+    const branches = properties?.['txid']?.['allOf'] as JsonSchema[] | undefined;
+    if (!properties || !Array.isArray(branches) || branches[0]?.['$ref'] !== '#/components/schemas/TxId' || branches[1]?.['pattern'] !== '[a-zA-Z0-9]{1,35}') continue;
+    properties['txid'] = { type: 'string', pattern: '^[a-zA-Z0-9]{1,35}$' };
+    pixTxids++;
+  }
+  expectDefect('Pix.txid', pixTxids === 3);
 }
 
 const SCHEME_LESS_LOCATION = '^[A-Za-z0-9.-]+(:[0-9]{1,5})?/[\\x21-\\x7e]*$';

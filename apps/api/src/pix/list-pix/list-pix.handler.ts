@@ -1,17 +1,18 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Pool } from 'pg';
-import { echoTimestamp, parseCobVListQuery, paginacao } from '@pix/contracts';
+import { CONTRACT_PATTERNS, echoTimestamp, parseCobVListQuery, paginacao } from '@pix/contracts';
 import { DomainError, toOfficialPix } from '@pix/domain';
 import { listPix } from '@pix/read-models';
 import { READ_DB } from '../../infrastructure/tokens';
 import { ListPixQuery } from './list-pix.query';
 
 /**
- * The contract's `txid` filter is allOf TxId (26 to 35) and {1,35}: both hold only from 26 on, and
- * `parametros.txid` echoes it under the same schema (ADR 4).
+ * The contract's `txid` filter is 1 to 35 letters and digits, as `Pix.txid` is: a Pix paid through
+ * a static QR code carries a txid of 1 to 25 (ADR 4; until 2026-11-27, an audit, only 26 to 35 were
+ * taken, so such a Pix, notified and listed, could not be found by its txid).
  */
-const TXID = /^[a-zA-Z0-9]{26,35}$/;
+const TXID = CONTRACT_PATTERNS.pixTxid;
 const bool = (v: unknown) => (v === 'true' ? true : v === 'false' ? false : undefined);
 
 @QueryHandler(ListPixQuery)
