@@ -30,6 +30,11 @@ describe('path parameters of any length get the endpoint’s own problem', () =>
       const res = await api.request(method, template.replace(':p', 'a'.repeat(length)), body);
       expect({ status: res.status, type: res.body?.type }).toEqual({ status, type: ERROR + tipo });
     });
+
+  it.each([1001, 12_000])('the payload location (outside the base path) with a %s-character token', async (length) => {
+    const res = await fetch(`${api.baseUrl}/qr/v2/cobv/${'a'.repeat(length)}`);
+    expect({ status: res.status, type: ((await res.json()) as any).type }).toEqual({ status: 404, type: ERROR + 'CobPayloadNaoEncontrado' });
+  });
 });
 
 describe('GET /webhook: inicio and fim are optional, and one alone is never judged against a bound nobody sent', () => {
