@@ -1,7 +1,10 @@
 import { CASH_IN_DEAD_LETTER_TOPIC, CASH_IN_TOPIC } from '@pix/contracts';
-import { CASH_IN_CONTRACT, createKafka, readDeadLetters, replayDeadLetters } from '@pix/messaging-kafka';
+import { CASH_IN_CONTRACT, createKafka, KAFKA_PUBLISH_RETRY, KafkaLogs, readDeadLetters, replayDeadLetters } from '@pix/messaging-kafka';
 import { ConfigError, loadDeadLettersConfig } from './config/config';
-import { EXIT, runDeadLetters, USAGE } from './messaging/dead-letters/cli';
+import { EXIT, failureLine, plainKafkaSink, runDeadLetters, USAGE } from './messaging/dead-letters/cli';
+
+/** Set once the configuration is read: the failure line names them. */
+let brokers: string[] = [];
 
 /**
  * Operator command for the cash-in dead-letter topic (ADR 16): list what the consumers refused
@@ -15,7 +18,10 @@ async function main(): Promise<number> {
     return argv.length === 0 ? EXIT.usage : EXIT.ok;
   }
   const config = loadDeadLettersConfig(process.env);
-  const kafka = createKafka(config.kafkaBrokers, 'pix-dead-letters');
+  brokers = config.kafkaBrokers;
+  // An operator waits at the terminal: a cluster out of reach fails in seconds, not after the
+  // consumers' minute of retries (a replay cut short says what to replay again, exit 3).
+  const kafka = createKafka(config.kafkaBrokers, 'pix-dead-letters', KAFKA_PUBLISH_RETRY, new KafkaLogs(plainKafkaSink((l) => console.error(l))));
   // One verdict for the listing and the replay: the contract every consumer reads the topic with.
   const contract = CASH_IN_CONTRACT[CASH_IN_TOPIC];
   return runDeadLetters(
@@ -38,7 +44,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error) => {
-    console.error(error instanceof ConfigError ? error.message : `dead-letters failed: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(error instanceof ConfigError ? error.message : failureLine(error, brokers));
     process.exit(error instanceof ConfigError ? EXIT.usage : 3);
   },
 );

@@ -1,4 +1,4 @@
-import type { ReplayOutcome, StoredDeadLetter } from '@pix/messaging-kafka';
+import type { KafkaLogSink, ReplayOutcome, StoredDeadLetter } from '@pix/messaging-kafka';
 import { scrubText } from '@pix/observability';
 
 export const USAGE = `Usage: npm run dead-letters -- <command>   (needs KAFKA_BROKERS)
@@ -12,6 +12,28 @@ Consumers are idempotent by endToEndId: a replayed cash-in settles and notifies 
 replaying twice is harmless. A message refused by both consumer groups is stored twice and replayed once.`;
 
 export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;
+
+/** Errors that mean the cluster was not reached (kafkajs's connection errors, DNS), not a refusal of ours. */
+const UNREACHABLE = /Connection (error|timeout)|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ETIMEDOUT|Failed to connect/;
+
+/**
+ * The command's last line when it fails: what failed and, for a cluster it could not reach (an
+ * operator's usual case: a wrong KAFKA_BROKERS, the broker down), what to do about it.
+ */
+export function failureLine(error: unknown, brokers: string[]): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const fix = UNREACHABLE.test(message) ? `. Fix: start the Kafka cluster, or correct KAFKA_BROKERS (${brokers.join(',')}), then run the command again` : '';
+  return `dead-letters failed: ${message}${fix}`;
+}
+
+/**
+ * Where kafkajs's lines go in this command: plain stderr lines, without the stack of every
+ * refused connect (Nest's default logger printed them in colour, with stacks, for a broker away).
+ */
+export function plainKafkaSink(err: (line: string) => void): KafkaLogSink {
+  const line = (m: string) => err(`kafkajs: ${m}`);
+  return { error: line, warn: line, log: () => undefined, debug: () => undefined };
+}
 
 export interface DeadLetterOps {
   read(): Promise<StoredDeadLetter[]>;
