@@ -85,6 +85,7 @@ async function main(): Promise<void> {
       if (store instanceof PostgresEventStore) await store.close().catch(() => undefined);
       await database.stop();
     },
+    failed: () => databaseLost,
     exit: (code) => process.exit(databaseLost ? 1 : code),
   });
   database.onLost(() => shutDown('embedded PostgreSQL gone'));

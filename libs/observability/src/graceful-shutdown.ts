@@ -9,6 +9,8 @@ export interface ShutdownPlan {
   steps: (() => Promise<void>)[];
   /** Runs after the steps, and also when the drain time ran out (e.g. stopping an embedded database). */
   finally?: () => Promise<void>;
+  /** The stop has a failure for its cause (a database the process started died): exit 1, and the last line does not say "cleanly". */
+  failed?: () => boolean;
   exit(code: number): void;
 }
 
@@ -62,8 +64,9 @@ export async function runShutdown(plan: ShutdownPlan, reason: string): Promise<v
     if (outcome === 'expired') plan.warn(`drain time of ${plan.drainMs} ms ran out: exiting with work in flight (it stays stored and is taken up again)`);
     await plan.finally?.();
     if (outcome === 'expired') return plan.exit(1);
-    plan.log(`stopped cleanly in ${Date.now() - started} ms`);
-    plan.exit(0);
+    const failed = plan.failed?.() ?? false;
+    plan.log(`stopped${failed ? '' : ' cleanly'} in ${Date.now() - started} ms${failed ? ' (exit 1)' : ''}`);
+    plan.exit(failed ? 1 : 0);
   } catch (error) {
     clearTimeout(timer);
     plan.warn(`shutdown step failed: ${(error as Error).message}`);
