@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     console.error((error as Error).message);
     process.exit(2);
   }
-  const appLogger = new AppLogger({ format: config.logFormat, level: 'info', base: { service: 'pix-notifier' } });
+  const appLogger = new AppLogger({ format: config.logFormat, level: config.logLevel, base: { service: 'pix-notifier' } });
   Logger.overrideLogger(appLogger);
   const logger = new Logger('Notifier');
   const metrics = new Metrics('pix-notifier');
