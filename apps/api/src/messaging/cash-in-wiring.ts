@@ -96,6 +96,9 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
       this.publisher = publisher;
       const probe = new BrokerProbe(this.config.kafkaBrokers, undefined, undefined, this.kafkaLogs);
       reportKafka(this.readiness, () => probe.check(), this.servers);
+      // Said at once: with the broker away the first line of ours came after a minute of retries,
+      // and an operator saw only kafkajs's; the groups (local mode's own, README) are named here.
+      this.logger.log(`cash-ins over Kafka at ${this.config.kafkaBrokers.join(',')}; consumer groups ${this.groupsSaid()} joining in the background`);
       this.stops.push(() => probe.close(), () => publisher.disconnect());
       for (const s of this.servers) {
         // Nest closes them with the app; this covers a process whose app never connected them.
@@ -135,7 +138,7 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
         // Before this instance can publish (the sandbox payer): its own cash-ins come after it.
         if (this.localStart) this.localStart.resolve(await topicEnd(admin));
         await publisher.connect();
-        this.logger.log(`cash-ins over Kafka at ${this.config.kafkaBrokers.join(',')}; consumer groups ${this.groupsSaid()} joining in the background`);
+        this.logger.log(`Kafka at ${this.config.kafkaBrokers.join(',')} reached: cash-in topics ready, publisher connected`);
         return;
       } catch (error) {
         this.logger.error(`Kafka at ${this.config.kafkaBrokers.join(',')} unavailable (${(error as Error).message}); retrying in ${delay} ms`);
