@@ -193,7 +193,7 @@ export function loadAdminConfig(env: Record<string, string | undefined>): AdminC
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must be a postgres:// connection URL');
   // Production's receivers and clients live in its database: an embedded one in ./data would take them silently.
-  if (mode === 'production' && !databaseUrl) problems.push('DATABASE_URL is required in production mode: the database the API uses (receivers and clients are written there)');
+  if (mode === 'production' && !databaseUrl) problems.push('DATABASE_URL is required in production mode: the database the API uses (its events and read models, its receivers and clients)');
   const esdb = env.EVENTSTORE_CONNECTION_STRING || undefined;
   if (esdb && !/^(esdb|esdb\+discover|kurrentdb|kurrent):\/\//.test(esdb)) problems.push('EVENTSTORE_CONNECTION_STRING must start with esdb:// (or esdb+discover://)');
   const directoryCacheMs = readIntegerSetting(env, 'AUTH_CACHE_MS', AUTH_CACHE_MS, problems);
