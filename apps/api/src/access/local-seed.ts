@@ -1,6 +1,7 @@
-import { DomainError, PIX_SCOPES, type Recebedor } from '@pix/domain';
+import { isDomainError, PIX_SCOPES, type Recebedor } from '@pix/domain';
+import { StartupError } from '@pix/observability';
 import { deterministicId } from '../shared/deterministic-id';
-import { loadCliente, loadRecebedor, onRecebedor, type AccessContext } from './access-streams';
+import { loadChave, loadCliente, loadRecebedor, onRecebedor, type AccessContext } from './access-streams';
 import type { ChargesOnKey } from './admin/key-charges';
 import { addKey, createClient, createReceiver, removeKey, rotateClientSecret, setClientScopes } from './admin/operations';
 import { verifySecret } from './secrets';
@@ -30,7 +31,14 @@ export async function seedLocalAccess(base: Omit<AccessContext, 'eventId'> & { c
   }
   const linked = before.exists ? before.chaves : [];
   for (const chave of chaves.filter((k) => !linked.includes(k))) {
-    await addKey(ctx, id, chave);
+    await addKey(ctx, id, chave).catch(async (error: unknown) => {
+      // A key given to another receiver with `npm run admin`: a configuration conflict, said in one line (was a stack).
+      if (!isDomainError(error) || error.kind !== 'ChaveJaVinculada') throw error;
+      const { dono } = await loadChave(ctx.store, chave);
+      throw new StartupError(
+        `LOCAL_PIX_KEY: the Pix key ${chave} belongs to receiver "${dono}". Fix: drop it from LOCAL_PIX_KEY, or release it first (npm run admin -- key remove --receiver ${dono} --key ${chave})`,
+      );
+    });
     changes.push(`key ${chave} linked`);
   }
   // Keys dropped from LOCAL_PIX_KEY are released, so local mode matches its configuration.
@@ -43,7 +51,7 @@ export async function seedLocalAccess(base: Omit<AccessContext, 'eventId'> & { c
     await createClient(ctx, { recebedorId: id, clientId: seed.clientId, scopes: [...PIX_SCOPES], secret: seed.clientSecret });
     changes.push(`client "${seed.clientId}" created`);
   } else if (client.recebedorId !== id) {
-    throw new DomainError('ClienteJaCadastrado', `LOCAL_CLIENT_ID "${seed.clientId}" is a client of receiver "${client.recebedorId}"; choose another id.`);
+    throw new StartupError(`LOCAL_CLIENT_ID: "${seed.clientId}" is a client of receiver "${client.recebedorId}". Fix: choose another LOCAL_CLIENT_ID`);
   } else if (!client.enabled) {
     changes.push(`client "${seed.clientId}" is disabled (left so)`);
   } else {
