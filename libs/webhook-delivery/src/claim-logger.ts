@@ -20,6 +20,10 @@ export function claimLogger(logger: DeliveryLogger, claim: Pick<ClaimedNotificat
   };
 }
 
+/** How a delivery line ends when its notification became dead: what happened, and what an operator does about it. */
+export const DEAD_NOTIFICATION =
+  'retry schedule exhausted, kept as dead; once the receiver answers 2xx, send it again: POST /notifier/resend with its endToEndIds, or {"status":"dead"} and a period';
+
 /** How many of a batch's endToEndIds its lines name before "and N more". */
 const NAMED_IDS = 3;
 /** Each item's endToEndId in a body we composed (JSON.stringify of the official Pix: no spaces). */

@@ -4,7 +4,7 @@ import type { ResolvedDeliveryConfig } from './config';
 import type { HttpSender } from './http-sender';
 import type { Lanes } from './lanes';
 import type { AttemptRecorder } from './attempt-recorder';
-import { carried, claimLogger } from './claim-logger';
+import { carried, claimLogger, DEAD_NOTIFICATION } from './claim-logger';
 import { recordCancelled, recordSplit, releaseUnsent } from './record-result';
 import { releaseUnbatched, sweepBeforeRemoval, type RegistrationSweepDeps } from './registration-sweep';
 import { urlForLog } from './log-url';
@@ -127,7 +127,7 @@ async function record(deps: OneDeliveryDeps, claim: ClaimedNotification, url: st
   const what = `webhook ${claim.id}${claim.items.length > 1 ? ` (${claim.items.length} Pix)` : ''} attempt ${claim.attempt} to ${urlForLog(url)} for ${carried(claim)}: ${result.error ?? `HTTP ${result.statusCode}`} in ${Math.round(result.latencyMs)} ms`;
   if (!applied) logger.error(`${what}; lease lost (taken over or resent meanwhile), status left to its new holder`);
   else if (decision.outcome === 'delivered') logger.log(`${what}; delivered`);
-  else if (decision.outcome === 'dead') logger.error(`${what}; retry schedule exhausted, kept as dead`);
+  else if (decision.outcome === 'dead') logger.error(`${what}; ${DEAD_NOTIFICATION}`);
   // A warning, not info: alerts set at warn see a receiver failing now, not when its schedule has run out.
   else (logger.warn ?? logger.log).call(logger, `${what}; next attempt at ${decision.nextAttemptAt?.toISOString()}`);
 }
