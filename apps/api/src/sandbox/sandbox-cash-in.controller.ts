@@ -16,7 +16,7 @@ import {
 } from '@pix/domain';
 import { aggregateStream, type EventStore } from '@pix/event-store';
 import type { CashInPublisher } from '@pix/messaging';
-import { correlationIdOf } from '@pix/observability';
+import { correlationIdOf, withCorrelationId } from '@pix/observability';
 import type { FastifyRequest } from 'fastify';
 import { Public } from '../auth/auth-context';
 import type { AppConfig } from '../config/config';
@@ -101,7 +101,14 @@ export class SandboxCashInController {
     if (b.endToEndId !== undefined && (await aggregateStream(this.store, pixStream(base.endToEndId), pixDecider)).state.exists)
       throw invalid('endToEndId já identifica outro Pix recebido: cada Pix tem o seu.', 'endToEndId');
     // The settlement it causes logs under this request's correlation id (ADR 17).
-    await this.publisher.publish(message, { correlationId });
+    await this.publisher.publish(message, { correlationId }).catch((error: unknown) => {
+      // Answered 503 like any outage; the terminal says which dependency, since the body cannot.
+      if (this.config.kafkaBrokers.length > 0)
+        withCorrelationId(correlationId, () =>
+          this.logger.warn(`payment not made: its cash-in was not published to Kafka at ${this.config.kafkaBrokers.join(',')} (${(error as Error).message}); is the broker up? GET /health says whether it answers`),
+        );
+      throw error;
+    });
     if (this.config.kafkaBrokers.length > 0 && !(await awaitSettlement(this.store, message, SETTLEMENT_WAIT_MS)))
       this.logger.warn(`Pix ${message.endToEndId} published but not settled within ${SETTLEMENT_WAIT_MS} ms: the next sandbox payment's checks may not see it`);
     return message;
