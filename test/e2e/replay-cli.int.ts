@@ -62,8 +62,9 @@ describe('npm run replay (the operator command)', () => {
     }
   });
 
-  it('says in one line why it failed, without a stack, and exits 1 (an unreachable database)', () => {
+  // A database that does not answer is a setting it cannot use (README: exit 2), said as the API's start says it.
+  it('says in one line why it cannot start, without a stack, and exits 2 (an unreachable database)', () => {
     const r = replay(['cobv'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nothing' });
-    expect([r.status, r.stderr.trim()]).toEqual([1, '[replay] failed: connect ECONNREFUSED 127.0.0.1:1 (ECONNREFUSED)']);
+    expect([r.status, r.stderr.trim()]).toEqual([2, 'cannot reach the database at DATABASE_URL postgres://postgres@127.0.0.1:1/nothing (connect ECONNREFUSED 127.0.0.1:1). Fix: start it, or correct DATABASE_URL']);
   });
 });

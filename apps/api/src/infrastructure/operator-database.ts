@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { startEmbeddedPostgres, withoutPassword } from '@pix/event-store';
+import { assertPostgresReachable, startEmbeddedPostgres, withoutPassword } from '@pix/event-store';
 import { StartupError } from '@pix/observability';
 import type { AdminConfig } from '../config/config';
 import { runningLocalDatabaseUrl } from './database';
@@ -27,6 +27,8 @@ export async function openOperatorDatabase(
   if (config.eventStoreConnectionString) say(`events in EventStoreDB at ${withoutPassword(config.eventStoreConnectionString)}`);
   if (config.databaseUrl) {
     say(`using PostgreSQL at DATABASE_URL ${withoutPassword(config.databaseUrl)}`);
+    // A database that does not answer is a setting to fix (exit 2, the API's line), not a failed run.
+    await assertPostgresReachable(config.databaseUrl);
     return { databaseUrl: config.databaseUrl };
   }
   if (config.eventStoreConnectionString && options.needed === 'without-eventstoredb') return {};
