@@ -60,7 +60,7 @@ describe('faults: Kafka broker killed with SIGKILL under load and restarted', ()
     for (let i = 0; i < 2; i++) apis.push(await startApiProcess(db.url, await freePort(), env));
     for (let i = 0; i < 2; i++)
       notifiers.push(
-        await startNotifierProcess({ DATABASE_URL: db.url, ...env, NOTIFIER_PORT: String(await freePort()), WEBHOOK_CA: tls.caPath, WEBHOOK_POLL_MS: '50', WEBHOOK_RETRY_SCHEDULE: '200ms,500ms,1s' }),
+        await startNotifierProcess({ DATABASE_URL: db.url, ...env, NOTIFIER_PORT: String(await freePort()), WEBHOOK_CA: tls.caPath, WEBHOOK_POLL: '50ms', WEBHOOK_RETRY_SCHEDULE: '200ms,500ms,1s' }),
       );
     psp = await PspCore.connect([kafka.brokers]);
     ours = new KafkaCashInPublisher(createKafka([kafka.brokers], 'test-api-publisher', KAFKA_PUBLISH_RETRY)); // as the API makes it

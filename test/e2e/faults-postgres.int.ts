@@ -48,7 +48,7 @@ describe('faults: PostgreSQL killed with SIGKILL under load and restarted', () =
     for (let i = 0; i < 2; i++) apis.push(await startApiProcess(pg.url, await freePort(), { KAFKA_BROKERS: kafka.brokers, METRICS_TOKEN }));
     // The notifiers' claim loops and stores hold pooled clients when the server dies (they used to exit).
     for (let i = 0; i < 2; i++)
-      notifiers.push(await startNotifierProcess({ DATABASE_URL: pg.url, KAFKA_BROKERS: kafka.brokers, NOTIFIER_PORT: String(await freePort()), WEBHOOK_POLL_MS: '50', WEBHOOK_CA: tls.caPath, METRICS_TOKEN }));
+      notifiers.push(await startNotifierProcess({ DATABASE_URL: pg.url, KAFKA_BROKERS: kafka.brokers, NOTIFIER_PORT: String(await freePort()), WEBHOOK_POLL: '50ms', WEBHOOK_CA: tls.caPath, METRICS_TOKEN }));
     psp = await PspCore.connect([kafka.brokers]);
   }, 120_000);
   afterAll(async () => {
