@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { PostgresEventStore, type EventStore } from '@pix/event-store';
 import { beginDraining } from '@pix/http-edge';
-import { assertCanListen, exitOnStartupFailure, explainListenFailure, onShutdownSignals } from '@pix/observability';
+import { assertCanListen, exitOnStartupFailure, explainListenFailure, misspeltSettingLine, misspeltSettings, onShutdownSignals, recordingReads } from '@pix/observability';
 import { ConfigError, loadConfig, type AppConfig } from './config/config';
 import { startDatabase } from './infrastructure/database';
 import { limitHeapGrowth } from './infrastructure/heap-growth';
@@ -18,8 +18,9 @@ const TLS_STATES = {
 async function main(): Promise<void> {
   limitHeapGrowth();
   let config: AppConfig;
+  const settings = recordingReads(process.env);
   try {
-    config = loadConfig(process.env);
+    config = loadConfig(settings.env);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
   }
   Logger.overrideLogger(apiLogger(config)); // JSON from the first line in production
   const logger = new Logger('Main');
+  for (const m of misspeltSettings(process.env, settings.read)) logger.warn(misspeltSettingLine(m));
   const listenOn = { port: config.port, host: config.host, portSetting: 'PORT' };
   await assertCanListen(listenOn);
   const database = await startDatabase(config, (m) => logger.log(m));

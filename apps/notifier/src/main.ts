@@ -6,7 +6,19 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { Pool } from 'pg';
 import { beginDraining, HttpProblemFilter, installHttpEdge, installStrictInput, withHttpEdge } from '@pix/http-edge';
 import { NOTIFIER_CORE, type NotifierCore } from '@pix/messaging';
-import { AppLogger, assertCanListen, correlationIdOf, exitOnStartupFailure, explainListenFailure, installAccessLog, Metrics, onShutdownSignals } from '@pix/observability';
+import {
+  AppLogger,
+  assertCanListen,
+  correlationIdOf,
+  exitOnStartupFailure,
+  explainListenFailure,
+  installAccessLog,
+  Metrics,
+  misspeltSettingLine,
+  misspeltSettings,
+  onShutdownSignals,
+  recordingReads,
+} from '@pix/observability';
 import { assertPostgresReachable } from '@pix/event-store';
 import { installNotifierMetrics } from './notifier-metrics';
 import { loadNotifierConfig, type NotifierConfig } from './config';
@@ -15,8 +27,9 @@ import { KAFKA_STATE, NotifierModule, openEventStore, type KafkaState } from './
 /** The webhook notifier: consumes cash-ins from Kafka and delivers them to registered webhooks. */
 async function main(): Promise<void> {
   let config: NotifierConfig;
+  const settings = recordingReads(process.env);
   try {
-    config = loadNotifierConfig(process.env);
+    config = loadNotifierConfig(settings.env);
   } catch (error) {
     console.error((error as Error).message);
     process.exit(2);
@@ -24,6 +37,7 @@ async function main(): Promise<void> {
   const appLogger = new AppLogger({ format: config.logFormat, level: config.logLevel, base: { service: 'pix-notifier' } });
   Logger.overrideLogger(appLogger);
   const logger = new Logger('Notifier');
+  for (const m of misspeltSettings(process.env, settings.read)) logger.warn(misspeltSettingLine(m));
   const metrics = new Metrics('pix-notifier');
   config = { ...config, delivery: { ...config.delivery, onAttempt: metrics.observeDelivery } };
   const listenOn = { port: config.port, host: config.host, portSetting: 'NOTIFIER_PORT' };

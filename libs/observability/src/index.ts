@@ -14,3 +14,4 @@ export * from './observability-settings';
 export * from './integer-setting';
 export * from './graceful-shutdown';
 export * from './listen';
+export * from './misspelt-settings';
