@@ -109,7 +109,7 @@ describe('read models: two receivers with the same txid and batch id', () => {
     expect((await findSolicitacoesByTxid(pool, A.id, [TXID])).map((s) => [s.recebedorId, s.status])).toEqual([[A.id, 'EM_PROCESSAMENTO']]);
     expect((await findSolicitacoesByTxid(pool, B.id, [TXID])).map((s) => [s.recebedorId, s.status])).toEqual([[B.id, 'NEGADA']]);
     // The processor's work list spans receivers, each row naming its own.
-    const pending = await pendingSolicitacoes(pool, 100);
+    const pending = await pendingSolicitacoes(pool, 100, 1000);
     expect(pending.map((p) => `${p.recebedorId}/${p.loteCobVId}:${p.txid}`).sort()).toEqual(
       [`${A.id}/${LOTE}:${TXID}`, `${A.id}/${LOTE}:lojaa000000000000000000000`, `${B.id}/${LOTE}:lojab000000000000000000000`].sort(),
     );

@@ -89,14 +89,20 @@ export function semPendenciaDeLote(recebedorId: string, txid: string): AppendCon
 
 /**
  * Work for the batch processor, across receivers: up to `perBatch` pending requests of every
- * batch, in request order. Each row names its receiver.
+ * batch, in request order, and at most `perRound` in all, dealt out in turns: every receiver's
+ * first request before any receiver's second, and within a receiver every batch's before any
+ * batch's second. Each row names its receiver. Unbounded, a round took 100 requests of every
+ * pending batch (55 batches of 1,000: rounds of 5,500 taking 30-80 s), and a batch of one sent
+ * meanwhile waited 71 s behind them (an audit, 2026-11-27).
  */
-export async function pendingSolicitacoes(db: Db, perBatch: number): Promise<SolicitacaoLoteRow[]> {
+export async function pendingSolicitacoes(db: Db, perBatch: number, perRound: number): Promise<SolicitacaoLoteRow[]> {
   const { rows } = await db.query<{ doc: SolicitacaoLoteRow }>(
     `SELECT doc FROM (
-       SELECT doc, lote_id, row_number() OVER (PARTITION BY lote_id ORDER BY posicao) AS n FROM ${itens} WHERE status = 'EM_PROCESSAMENTO'
-     ) pending WHERE n <= $1 ORDER BY n, lote_id`,
-    [perBatch],
+       SELECT doc, recebedor_id, row_number() OVER (PARTITION BY recebedor_id ORDER BY n, lote_id) AS turn FROM (
+         SELECT doc, recebedor_id, lote_id, row_number() OVER (PARTITION BY lote_id ORDER BY posicao) AS n FROM ${itens} WHERE status = 'EM_PROCESSAMENTO'
+       ) by_batch WHERE n <= $1
+     ) by_receiver ORDER BY turn, recebedor_id LIMIT $2`,
+    [perBatch, perRound],
   );
   return rows.map((r) => r.doc);
 }

@@ -17,6 +17,8 @@ import { decideSolicitacao, recordDecisions, type ProcessorDeps } from './decide
 
 /** Requests taken from each batch per round: every batch with work advances every round. */
 const PER_BATCH = 100;
+/** Requests per round, in all: a batch sent while many are pending waits for one round this size, not for all of them. */
+const PER_ROUND = 1000;
 
 /**
  * The batch process manager. Its work list is the requests read model (built from the event
@@ -96,7 +98,7 @@ export class LoteCobVProcessor implements OnApplicationBootstrap, OnApplicationS
     while (this.running) {
       try {
         this.woken = false;
-        const pending = await pendingSolicitacoes(this.db, PER_BATCH);
+        const pending = await pendingSolicitacoes(this.db, PER_BATCH, PER_ROUND);
         if (failures > 0) this.logger.log(`batch processing resumed after ${failures} failed rounds`);
         failures = 0;
         if (pending.length === 0) {
