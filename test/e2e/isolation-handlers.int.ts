@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { text } from 'node:stream/consumers';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
@@ -116,7 +117,8 @@ describe('handlers: each receiver sees only its own data', () => {
     for (const r of [A, B]) {
       expect(await processed(r, '1')).toMatchObject({ id: 1, descricao: `Lote ${r.id}`, cobsv: [{ txid: t1, status: 'CRIADA' }, { txid: t2, status: 'CRIADA' }] });
       for (const txid of [t1, t2]) expect(await cobv(r, txid)).toMatchObject({ loteCobVId: 1, recebedor: { nome: r.nome }, cobranca: { chave: r.chaves[0] } });
-      const listed = await queries.execute(new ListLoteCobVQuery(r, WHOLE_TIME));
+      // The page is streamed, one batch at a time.
+      const listed = JSON.parse(await text(await queries.execute(new ListLoteCobVQuery(r, WHOLE_TIME))));
       expect(listed.lotes.map((l: any) => l.descricao)).toEqual(expect.arrayContaining([`Lote ${r.id}`]));
       expect(listed.lotes.filter((l: any) => l.descricao.startsWith('Lote ') && l.descricao !== `Lote ${r.id}`)).toEqual([]);
       expect((await queries.execute(new ListCobVQuery(r, { ...WHOLE_TIME, loteCobVId: '1' }))).cobs.map((c: any) => c.txid).sort()).toEqual([t1, t2].sort());

@@ -2,47 +2,43 @@ import { pageWithTotal } from '../page-with-total';
 import type { Pool } from 'pg';
 import { tenantKey } from '@pix/domain';
 import type { AppendCondition } from '@pix/event-store';
-import { itemKey, loteKeyOf, lotecobvProjection, solicitacaoLoteProjection, type LoteCobVRow, type SolicitacaoLoteRow } from './lotecobv-projection';
+import { itemKey, lotecobvProjection, solicitacaoLoteProjection, type LoteCobVRow, type SolicitacaoLoteRow } from './lotecobv-projection';
 
 type Db = Pick<Pool, 'query'>;
 const lotes = lotecobvProjection.table;
 const itens = solicitacaoLoteProjection.table;
 
+/** A request as a batch's readers see it (what the processor alone needs is left out). */
+export type SolicitacaoLoteVista = Omit<SolicitacaoLoteRow, 'corpo' | 'fila'>;
+
 export interface LoteCobVComItens {
   lote: LoteCobVRow;
-  itens: SolicitacaoLoteRow[];
+  itens: SolicitacaoLoteVista[];
 }
 
 /** One receiver's batch with its requests; another receiver's batch with the same id is not there for it. */
 export async function findLoteCobV(db: Db, recebedorId: string, id: string): Promise<LoteCobVComItens | undefined> {
   const key = tenantKey(recebedorId, id);
-  const { rows } = await db.query<{ doc: LoteCobVRow }>(`SELECT doc FROM ${lotes} WHERE id = $1 AND recebedor_id = $2`, [key, recebedorId]);
-  if (rows.length === 0) return undefined;
-  return { lote: rows[0].doc, itens: (await itemsOf(db, recebedorId, [key])).get(key) ?? [] };
+  // What the answer shows of each request: not the body it carries for the processor (up to
+  // MAX_BODY_BYTES a batch), nor rounds waiting behind it.
+  const { rows } = await db.query<LoteCobVComItens>(
+    `SELECT l.doc AS lote, coalesce((SELECT json_agg(s.doc - 'corpo' - 'fila' ORDER BY s.posicao) FROM ${itens} s WHERE s.lote_id = l.id AND s.recebedor_id = $2), '[]') AS itens
+       FROM ${lotes} l WHERE l.id = $1 AND l.recebedor_id = $2`,
+    [key, recebedorId],
+  );
+  return rows[0];
 }
 
-/** One receiver's batches created in [inicio, fim], one page in creation order, with the total. */
-export async function listLotesCobV(
-  db: Db,
-  recebedorId: string,
-  f: { inicio: Date; fim: Date; paginaAtual: number; itensPorPagina: number },
-): Promise<{ lotes: LoteCobVComItens[]; total: number }> {
+/**
+ * One receiver's batches created in [inicio, fim]: the ids of one page in creation order, with
+ * the total. Each batch is then read on its own (`findLoteCobV`): a page of 1,000 batches of
+ * 1,000 requests is too much for one statement, one object or one string (an audit).
+ */
+export async function listLotesCobV(db: Db, recebedorId: string, f: { inicio: Date; fim: Date; paginaAtual: number; itensPorPagina: number }): Promise<{ ids: string[]; total: number }> {
   const where = 'recebedor_id = $1 AND criacao >= $2 AND criacao <= $3';
   const params = [recebedorId, f.inicio, f.fim];
-  const { rows, total } = await pageWithTotal<{ id: string; doc: LoteCobVRow }>(db, { from: lotes, where, params, columns: 'id, doc', orderBy: ['criacao', 'id'], itensPorPagina: f.itensPorPagina, paginaAtual: f.paginaAtual });
-  const byLote = await itemsOf(db, recebedorId, rows.map((r) => r.id));
-  return { lotes: rows.map((r) => ({ lote: r.doc, itens: byLote.get(r.id) ?? [] })), total };
-}
-
-/** Requests by batch tenant key, in request order. */
-async function itemsOf(db: Db, recebedorId: string, loteKeys: string[]): Promise<Map<string, SolicitacaoLoteRow[]>> {
-  const { rows } = await db.query<{ doc: SolicitacaoLoteRow }>(`SELECT doc FROM ${itens} WHERE lote_id = ANY($1::text[]) AND recebedor_id = $2 ORDER BY lote_id, posicao`, [
-    loteKeys,
-    recebedorId,
-  ]);
-  const map = new Map<string, SolicitacaoLoteRow[]>();
-  for (const { doc } of rows) map.set(loteKeyOf(doc), [...(map.get(loteKeyOf(doc)) ?? []), doc]);
-  return map;
+  const { rows, total } = await pageWithTotal<{ lote: string }>(db, { from: lotes, where, params, columns: "doc->>'id' AS lote", orderBy: ['criacao', 'id'], itensPorPagina: f.itensPorPagina, paginaAtual: f.paginaAtual });
+  return { ids: rows.map((r) => r.lote), total };
 }
 
 /** This receiver's batch requests naming these txids, in any of its batches. */

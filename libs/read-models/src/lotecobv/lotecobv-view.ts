@@ -1,8 +1,10 @@
 import { buildProblema } from '@pix/contracts';
 import type { LoteCobVRow, SolicitacaoLoteRow } from './lotecobv-projection';
 
+type Vista = Pick<SolicitacaoLoteRow, 'txid' | 'status' | 'problema' | 'criacao'>;
+
 /** The official `LoteCobVConsultado`: each request's txid, status, problem when denied, creation time. */
-export function toLoteCobVConsultado(lote: LoteCobVRow, itens: SolicitacaoLoteRow[]) {
+export function toLoteCobVConsultado(lote: LoteCobVRow, itens: readonly Vista[]) {
   return {
     id: Number(lote.id),
     descricao: lote.descricao,
