@@ -16,7 +16,7 @@ describe('lotecobv: a round is bounded, so many batches never starve a small one
   });
   afterAll(async () => api?.stop());
 
-  it('a one-request batch sent after 60 batches of 100 is decided while most of them still wait', async () => {
+  it('a one-request batch sent after 60 batches of 100 is decided while thousands of their requests still wait', async () => {
     // Invalid requests (NEGADA) are the cheapest to decide: what is measured is the order.
     const denied = (n: number, tag: string) => Array.from({ length: n }, () => ({ txid: newTxid(tag), ...validCobV({ valor: { original: '0.00' } }) }));
     const many = Array.from({ length: 60 }, (_, i) => String(7100 + i));
@@ -32,7 +32,10 @@ describe('lotecobv: a round is bounded, so many batches never starve a small one
     expect(one).toEqual(['CRIADA']);
     let waiting = 0;
     for (const id of many) waiting += (await statuses(api, id)).filter((s) => s === 'EM_PROCESSAMENTO').length;
-    expect(waiting).toBeGreaterThan(3000);
+    // The old unbounded round recorded all 6,001 together: 0 waited. Bounded, the small batch is in
+    // the first or second round of 1,000, so 4,000 or more wait then; the margin is for the rounds
+    // that go on while the 60 batches are counted (on a fast machine, a round a second or so).
+    expect(waiting).toBeGreaterThan(1000);
     for (const id of many) expect((await settledBatch(api, id, 120_000)).cobsv.every((c: any) => c.status === 'NEGADA')).toBe(true);
   });
 });
