@@ -46,6 +46,8 @@ describe('runShutdown', () => {
     expect(order).toEqual(['readiness 503', 'http']);
     expect(s.code()).toBe(0);
     expect(s.said[0]).toMatch(/SIGTERM: shutting down: readiness answers 503, requests still served for 150 ms, then drain up to 50 ms/);
+    // The last line's figure is the drain; the delay is said beside it, not left out (a README audit).
+    expect(s.said[s.said.length - 1]).toMatch(/^stopped cleanly in \d+ ms, after the 150 ms delay$/);
   });
 
   it('exits 1 when a step fails', async () => {

@@ -65,7 +65,9 @@ export async function runShutdown(plan: ShutdownPlan, reason: string): Promise<v
     await plan.finally?.();
     if (outcome === 'expired') return plan.exit(1);
     const failed = plan.failed?.() ?? false;
-    plan.log(`stopped${failed ? '' : ' cleanly'} in ${Date.now() - started} ms${failed ? ' (exit 1)' : ''}`);
+    // The drain is what the figure measures; the delay, when there was one, is said beside it.
+    const after = delayMs > 0 ? `, after the ${delayMs} ms delay` : '';
+    plan.log(`stopped${failed ? '' : ' cleanly'} in ${Date.now() - started} ms${after}${failed ? ' (exit 1)' : ''}`);
     plan.exit(failed ? 1 : 0);
   } catch (error) {
     clearTimeout(timer);
