@@ -19,6 +19,10 @@ export interface Burst {
   publishMs: number;
   posts: number;
   largestPost: number;
+  /** First send to the last of its Pix written to the outbox (the intake's end), when a database was given. */
+  storedMs?: number;
+  /** First send to the last of its Pix's first POST started (the claims' end). */
+  attemptedMs?: number;
 }
 
 /**
@@ -26,7 +30,7 @@ export interface Burst {
  * 100 (see Psp.publishMany); timed from the first send to the receiver reading the last Pix.
  * Batching shows here: while a POST is in flight, what arrives meanwhile rides the next one.
  */
-export async function backlogBurst(psp: Psp, receiver: WebhookReceiver, messages: PixRecebidoMessage[]): Promise<Burst> {
+export async function backlogBurst(psp: Psp, receiver: WebhookReceiver, messages: PixRecebidoMessage[], db?: Pool): Promise<Burst> {
   const arrivals = messages.map((m) => receiver.expect(m.endToEndId, 180_000));
   for (const a of arrivals) a.catch(() => undefined); // awaited below
   const posts = receiver.webhookPosts;
@@ -35,7 +39,16 @@ export async function backlogBurst(psp: Psp, receiver: WebhookReceiver, messages
   await psp.publishMany(messages);
   const published = epochMs();
   const last = Math.max(...(await Promise.all(arrivals)));
-  return { count: messages.length, ms: last - started, publishMs: published - started, posts: receiver.webhookPosts - posts, largestPost: receiver.largestPost };
+  const burst: Burst = { count: messages.length, ms: last - started, publishMs: published - started, posts: receiver.webhookPosts - posts, largestPost: receiver.largestPost };
+  if (!db) return burst;
+  // Where the burst's tail is: the intake still storing, the claims, or the POSTs themselves.
+  const { rows } = await db.query<{ stored: number; attempted: number }>(
+    `SELECT extract(epoch FROM max(o.created_at)) * 1000 AS stored, (SELECT extract(epoch FROM max(f.first)) * 1000 FROM (
+        SELECT min(a.attempted_at) AS first FROM webhook_outbox_attempts a JOIN webhook_outbox w ON w.id = a.notification_id WHERE w.end_to_end_id = ANY($1::text[]) GROUP BY a.notification_id) f) AS attempted
+       FROM webhook_outbox o WHERE o.end_to_end_id = ANY($1::text[])`,
+    [messages.map((m) => m.endToEndId)],
+  );
+  return { ...burst, storedMs: Number(rows[0].stored) - started, attemptedMs: Number(rows[0].attempted) - started };
 }
 
 /**

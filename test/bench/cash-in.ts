@@ -112,7 +112,7 @@ export async function cashInRows(o: CashInOptions): Promise<Row[]> {
         await settled();
         const backends = metered ? await o.db.query<Backend>(`SELECT pid, coalesce(application_name, '') AS app FROM pg_stat_activity WHERE datname = current_database()`) : undefined;
         const cpu = backends && cpuMeter({ notifier: notifier!.proc.pid, api: api.proc.pid, bench: process.pid, kafka: kafkaBrokerPid() }, backends.rows);
-        const burst = await backlogBurst(psp, receiver, make());
+        const burst = await backlogBurst(psp, receiver, make(), o.db);
         runs.push({ burst, cpu: cpu?.perItem(burst.count) });
       }
       const median = [...runs].sort((a, b) => burstRate(a.burst) - burstRate(b.burst))[Math.floor(runs.length / 2)];
@@ -145,7 +145,7 @@ export async function cashInRows(o: CashInOptions): Promise<Row[]> {
     const foreign = receiver.unexpected ? `, **${receiver.unexpected} Pix the bench did not publish or had given up on (another publisher on this broker? the figures are not valid)**` : '';
     const raw = rt.p99 + post.p99;
     const burstResult = ({ burst: b, rates }: { burst: Burst; rates: string }) =>
-      `median of ${BURST_RUNS} bursts (${rates} Pix/s): ${fmtRate(burstRate(b), 'Pix/s')} (${b.count.toLocaleString('en-US')} in ${(b.ms / 1000).toFixed(1)} s, published in ${(b.publishMs / 1000).toFixed(2)} s); ${b.posts.toLocaleString('en-US')} POSTs, ${(b.count / Math.max(1, b.posts)).toFixed(1)} Pix per POST, at most ${b.largestPost}`;
+      `median of ${BURST_RUNS} bursts (${rates} Pix/s): ${fmtRate(burstRate(b), 'Pix/s')} (${b.count.toLocaleString('en-US')} in ${(b.ms / 1000).toFixed(1)} s, published in ${(b.publishMs / 1000).toFixed(2)} s${b.storedMs === undefined ? '' : `, the last stored in the outbox at ${(b.storedMs / 1000).toFixed(2)} s and POSTed from ${((b.attemptedMs ?? 0) / 1000).toFixed(2)} s`}); ${b.posts.toLocaleString('en-US')} POSTs, ${(b.count / Math.max(1, b.posts)).toFixed(1)} Pix per POST, at most ${b.largestPost}`;
     return [
       { item: '4', what: 'Peak RSS (VmHWM), notifier process, idle (before item 5), on the same database', result: idle, ceiling: '—' },
       {
