@@ -97,7 +97,11 @@ export async function unsafeTargetReason(raw: string, lookup: RegistrationLookup
   // connect-time check still applies.
   const addresses = literal ? [literal] : await lookup(url.hostname, { all: true, verbatim: true }).then((list) => list.map((a) => a.address), () => [] as string[]);
   const bad = addresses.find(isPrivateAddress);
-  return bad ? `o host ${url.hostname} resolve para um endereço privado, de loopback ou reservado (${bad})` : undefined;
+  if (!bad) return undefined;
+  // A literal is named as it is read (2130706433 is 127.0.0.1); what a name resolves to is not
+  // said: with split-horizon DNS it would be the PSP's internal address, and the registration a
+  // tenant's oracle for the internal network's names.
+  return literal ? `o host ${url.hostname} é um endereço privado, de loopback ou reservado (${bad})` : `o host ${url.hostname} resolve para um endereço privado, de loopback ou reservado`;
 }
 
 /** The callback form of `dns.lookup` with `all: true`, as a connect-time lookup calls it. */
