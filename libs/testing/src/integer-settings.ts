@@ -2,6 +2,8 @@
 // including a setting added later (the audit found PORT and others taking "0x10" and "1e3"
 // through Number() while WEBHOOK_MAX_BATCH refused them).
 
+import { recordingReads } from '@pix/observability';
+
 type Env = Record<string, string | undefined>;
 type Load = (env: Env) => unknown;
 
@@ -10,15 +12,9 @@ const DECIMALS = ['12', '1000', '100000'];
 
 /** Every variable `load` reads from `base`, through a recording environment. */
 export function variablesRead(load: Load, base: Env): string[] {
-  const names = new Set<string>();
-  const recording = new Proxy(base, {
-    get: (target, key) => {
-      if (typeof key === 'string') names.add(key);
-      return target[key as string];
-    },
-  });
-  load(recording);
-  return [...names].sort();
+  const { env, read } = recordingReads(base);
+  load(env);
+  return [...read].sort();
 }
 
 /** What `load` says of `env`: undefined when it accepts it, else its error's message. */
