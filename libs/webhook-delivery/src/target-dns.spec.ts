@@ -61,7 +61,8 @@ describe('resolving webhook targets (c-ares, a deadline, nobody waits for anothe
       const evil = createTargetResolve({ servers: [dns.server] });
       expect(await evil('rebind.example.com')).toEqual([{ address: '127.0.0.1', family: 4 }]);
       const lookup = ((hostname: string) => evil(hostname)) as any;
-      expect(await unsafeTargetReason('https://rebind.example.com/hook', lookup)).toMatch(/\(127\.0\.0\.1\)/);
+      // Refused, without telling the tenant what the name resolved to (safe-target.ts).
+      expect(await unsafeTargetReason('https://rebind.example.com/hook', lookup)).toBe('o host rebind.example.com resolve para um endereço privado, de loopback ou reservado');
       const good = ((hostname: string) => createTargetResolve({ servers: [pub.server] })(hostname)) as any;
       expect(await unsafeTargetReason('https://receiver.example.com/hook', good)).toBeUndefined();
     } finally {
