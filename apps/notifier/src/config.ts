@@ -14,8 +14,6 @@ export interface NotifierConfig extends ObservabilitySettings {
   operatorToken?: string;
   /** Connections one remote address may hold open at once on the operator port (0: no limit), as the API's. */
   connectionsPerAddress: number;
-  /** LOG_LEVEL, as the API's (`warn` and `error` also silence access lines). */
-  logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
 /** Validated once at start-up; each bad value gets its own message. */
@@ -34,8 +32,6 @@ export function loadNotifierConfig(env: Record<string, string | undefined>): Not
   if (operatorToken && operatorToken.length < 24) problems.push('NOTIFIER_OPERATOR_TOKEN must be at least 24 characters (e.g. `openssl rand -hex 24`)');
   const host = env.HOST ?? '0.0.0.0';
   if (!isListenHost(host)) problems.push(`HOST must be a host name or IP address to listen on (e.g. 0.0.0.0 or 127.0.0.1), got "${host}"`);
-  const logLevel = (env.LOG_LEVEL ?? 'info') as NotifierConfig['logLevel'];
-  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) problems.push(`LOG_LEVEL must be debug, info, warn or error, got "${env.LOG_LEVEL}"`);
   const observability = loadObservabilitySettings(env, false, problems);
   if (problems.length > 0) throw new Error(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return {
@@ -48,7 +44,6 @@ export function loadNotifierConfig(env: Record<string, string | undefined>): Not
     delivery,
     operatorToken,
     connectionsPerAddress,
-    logLevel,
     ...observability,
   };
 }

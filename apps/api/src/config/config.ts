@@ -41,7 +41,6 @@ export interface AppConfig extends ObservabilitySettings {
   notifierGroupId: string;
   /** Webhook delivery (the notifier runs in this process in local mode). */
   delivery: DeliveryConfig;
-  logLevel: 'debug' | 'info' | 'warn' | 'error';
   auth: AuthConfig;
   /** Serve HTTPS, optionally requiring client certificates (mTLS); undefined serves plain HTTP. */
   tls?: TlsConfig;
@@ -92,8 +91,6 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const locationHost = loadLocationHost(env, local, port, problems);
   const host = env.HOST ?? (local ? 'localhost' : '0.0.0.0');
   if (!isListenHost(host)) problems.push(`HOST must be a host name or IP address to listen on (e.g. 0.0.0.0 or 127.0.0.1), got "${host}"`);
-  const logLevel = (env.LOG_LEVEL ?? 'info') as AppConfig['logLevel'];
-  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) problems.push(`LOG_LEVEL must be debug, info, warn or error, got "${env.LOG_LEVEL}"`);
   const maxBodyBytes = int('MAX_BODY_BYTES', 4 * 1_048_576, 1024, 64 * 1_048_576);
   const loteMaxSolicitacoes = int('LOTECOBV_MAX_REQUESTS', 1000, 1, 100_000);
   const loteConcurrency = int('LOTECOBV_CONCURRENCY', 8, 1, 256);
@@ -136,7 +133,6 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     settlementGroupId,
     notifierGroupId,
     delivery,
-    logLevel,
     auth,
     tls,
     rateLimit,

@@ -32,7 +32,7 @@ export interface PixRecebidoMessage {
 
 const E2E_ID = /^[a-zA-Z0-9]{32}$/;
 const TXID = CONTRACT_PATTERNS.pixTxid;
-const MONEY = /^\d{1,10}\.\d{2}$/;
+const MONEY = CONTRACT_PATTERNS.money;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 /** PostgreSQL's timestamptz takes offsets up to 15:59 and no year 0. */
 const OFFSET_PAST_PG = /[+-](1[6-9]|2\d):\d{2}$/;
