@@ -9,7 +9,7 @@ import {
   type PostgresEventStore,
 } from '@pix/event-store';
 import { applyEvents } from './apply-batch';
-import { keysOf, relevantTo, type Projection } from './projection';
+import { keysOf, relevantTo, type ProjectedEvent, type Projection } from './projection';
 import { projectionLockSql, readCheckpoint, writeCheckpoint } from './projection-runner';
 
 /** The checkpoint of a read model kept inline: nothing to resume, every append writes it. */
@@ -36,13 +36,13 @@ export class InlineProjections implements InlineProjector {
     for (const projection of this.projections) {
       const relevant = relevantTo(projection, input.events);
       if (relevant.length === 0) continue;
-      const keys = [...new Set(relevant.flatMap((e) => keysOf(projection, e)))];
-      if (keys.length === 0) continue;
-      const before = await this.before(projection, keys, input);
+      const byKey = eventsByKey(projection, relevant);
+      if (byKey.size === 0) continue;
+      const before = await this.before(projection, byKey, input);
       const rows: InlineRow[] = [];
-      for (const key of keys) {
+      for (const [key, events] of byKey) {
         let row = before.rows.get(key) ?? null;
-        for (const event of relevant) if (keysOf(projection, event).includes(key)) row = projection.apply(row, event, key);
+        for (const event of events) row = projection.apply(row, event, key);
         const was = before.rows.get(key) ?? null;
         if (row === null && was === null) continue; // nothing there, nothing to write
         rows.push({ id: key, doc: row, values: columnValues(projection, row), ...(before.guarded ? { guard: { before: was } } : {}) });
@@ -58,15 +58,31 @@ export class InlineProjections implements InlineProjector {
    * except on a first attempt where the stream's own events are assumed to be all there is
    * (a new charge's implicit location): the guard catches a wrong guess, and the retry reads.
    */
-  private async before(projection: Projection<any>, keys: string[], input: InlinePlanInput): Promise<{ rows: Map<string, unknown>; guarded: boolean }> {
+  private async before(projection: Projection<any>, keys: ReadonlyMap<string, unknown>, input: InlinePlanInput): Promise<{ rows: Map<string, unknown>; guarded: boolean }> {
     const fromStream = input.prior !== undefined && (projection.inline === 'stream' || input.optimistic);
-    if (!fromStream) return { rows: await input.read(projection.table, keys), guarded: true };
+    if (!fromStream) return { rows: await input.read(projection.table, [...keys.keys()]), guarded: true };
     const rows = new Map<string, unknown>();
     for (const event of relevantTo(projection, input.prior!)) {
-      for (const key of keysOf(projection, event)) if (keys.includes(key)) rows.set(key, projection.apply(rows.get(key) ?? null, event, key));
+      for (const key of keysOf(projection, event)) if (keys.has(key)) rows.set(key, projection.apply(rows.get(key) ?? null, event, key));
     }
     return { rows, guarded: projection.inline !== 'stream' };
   }
+}
+
+/**
+ * Each key's events, in order, keys in the order they first appear. A batch event names its
+ * 1,000 requests: asking every event for its keys once per key made an append of a round cost
+ * keys × events × keys (a re-sent batch stalled the API for seconds; ADR 6).
+ */
+function eventsByKey<E extends ProjectedEvent>(projection: Projection<any>, events: readonly E[]): Map<string, E[]> {
+  const byKey = new Map<string, E[]>();
+  for (const event of events)
+    for (const key of new Set(keysOf(projection, event))) {
+      const list = byKey.get(key);
+      if (list) list.push(event);
+      else byKey.set(key, [event]);
+    }
+  return byKey;
 }
 
 /** A projection's columns as the statement declares them: worked out once (they were on every append's path). */

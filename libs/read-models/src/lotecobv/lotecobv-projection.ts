@@ -94,7 +94,7 @@ export const solicitacaoLoteProjection: Projection<SolicitacaoLoteRow, LoteCobVE
       return fila && fila.length > 0 ? next(decided, fila) : decided;
     }
     const loteKey = lotecobvKeyOfStream(event.streamId)!;
-    const index = e.data.solicitacoes.findIndex((s) => itemKey(loteKey, s.txid) === key);
+    const index = key.startsWith(`${loteKey}:`) ? positionOf(e.data.solicitacoes, key.slice(loteKey.length + 1)) : -1;
     const s = e.data.solicitacoes[index];
     if (e.type === 'LoteCobVCriado')
       return { recebedorId: splitTenantKey(loteKey).recebedorId, loteCobVId: e.data.id, txid: s.txid, posicao: index, rodada: 0, via: 'CRIACAO', status: 'EM_PROCESSAMENTO', corpo: s.corpo };
@@ -115,6 +115,23 @@ export const solicitacaoLoteProjection: Projection<SolicitacaoLoteRow, LoteCobVE
   indexes: [{ name: 'recebedor_txid', columns: ['recebedor_id', 'txid'] }],
   inline: 'stream',
 };
+
+/**
+ * A request's position in its round, by txid (the first, as `findIndex` gives). Looked up once
+ * per request of a round: scanning the round for each made a round of 1,000 cost a million
+ * comparisons, at every append that folds it (ADR 6). Remembered per round's list, which events
+ * never change.
+ */
+function positionOf(solicitacoes: readonly { txid: string }[], txid: string): number {
+  let positions = positionsByRound.get(solicitacoes);
+  if (!positions) {
+    positions = new Map();
+    for (let i = solicitacoes.length - 1; i >= 0; i--) positions.set(solicitacoes[i].txid, i); // the first of a repeated txid wins
+    positionsByRound.set(solicitacoes, positions);
+  }
+  return positions.get(txid) ?? -1;
+}
+const positionsByRound = new WeakMap<readonly { txid: string }[], Map<string, number>>();
 
 /** The first waiting round becomes the request's round, undecided; the rest keep waiting. */
 function next(row: Omit<SolicitacaoLoteRow, 'fila'>, [round, ...rest]: RodadaPendente[]): SolicitacaoLoteRow {
