@@ -26,6 +26,8 @@ export type DomainErrorKind =
   | 'PayloadLocationOperacaoInvalida'
   | 'PayloadLocationConsultaInvalida'
   | 'AcessoNegado'
+  /** Temporarily refused (a batch's requests have as many rounds waiting as they may): retry later. */
+  | 'ServicoIndisponivel'
   | AccessErrorKind;
 
 export class DomainError extends Error {

@@ -27,7 +27,8 @@ export function toProblem(error: unknown, correlationId: string): { status: numb
   }
   if (isDomainError(error)) {
     const body = buildProblema(error.kind as TipoErro, { detail: error.detail, correlationId, violacoes: error.violacoes });
-    return { status: body.status, body, unexpected: false };
+    // A refusal for now (ServicoIndisponivel) says when to come back, as every 503 here does.
+    return { status: body.status, body, unexpected: false, ...(body.status === 503 ? { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } } : {}) };
   }
   // The database (or, for a sandbox cash-in, the broker) is down or restarting: nothing was stored; come back soon.
   const unavailable = unavailableProblem(error, correlationId);

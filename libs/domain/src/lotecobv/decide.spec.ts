@@ -1,4 +1,4 @@
-import { cobvKeyOfStream, cobvStreamId, decisaoRegistrada, foldEvents, LOTECOBV_SNAPSHOT, lotecobvDecider, lotecobvKeyOfStream, lotecobvStreamId, type LoteCobVCommand, type LoteCobVEvent, type SolicitacaoLote } from '..';
+import { cobvKeyOfStream, cobvStreamId, decisaoRegistrada, foldEvents, LOTECOBV_SNAPSHOT, MAX_RODADAS_ABERTAS, lotecobvDecider, lotecobvKeyOfStream, lotecobvStreamId, type LoteCobVCommand, type LoteCobVEvent, type SolicitacaoLote } from '..';
 import { deciderSpec } from '../testing/decider-spec';
 
 const spec = deciderSpec(lotecobvDecider);
@@ -98,5 +98,37 @@ describe('batch and charge streams', () => {
     expect(cobvKeyOfStream('cobv-abc')).toBeUndefined();
     expect(cobvKeyOfStream('lotecobv-loja-a/7')).toBeUndefined();
     expect(lotecobvKeyOfStream('lotecobv-7')).toBeUndefined();
+  });
+});
+
+describe('lotecobv decider: rounds waiting per request are bounded', () => {
+  const round = (rodada: number, via: 'ALTERACAO_PUT' | 'REVISAO_PATCH', ...txids: string[]): LoteCobVEvent => ({ type: 'LoteCobVAlterado', data: { id: '7', rodada, via, em: now.toISOString(), solicitacoes: req(...txids) } });
+  const decided = (rodada: number, txid: string): LoteCobVEvent => ({ type: 'SolicitacaoLoteDecidida', data: { id: '7', rodada, txid, em: now.toISOString(), status: 'CRIADA', criacao: now.toISOString() } });
+  // The creation (round 0) and 15 PUTs, none decided: every request has 16 rounds open.
+  const full = [...created, ...Array.from({ length: MAX_RODADAS_ABERTAS - 1 }, (_, k) => round(k + 1, 'ALTERACAO_PUT', 'a', 'b', 'c'))];
+
+  it(`refuses a PUT or a PATCH that would give a request more than ${MAX_RODADAS_ABERTAS} undecided rounds (503), recording nothing`, () => {
+    const error = spec.given(full).when(put(req('a', 'b', 'c'))).thenThrows('ServicoIndisponivel');
+    expect(error.detail).toContain('a, b, c');
+    spec.given(full).when(patch(req('b'))).thenThrows('ServicoIndisponivel');
+  });
+
+  it('takes the round again once a request decides one, and never refuses what reaches no full request', () => {
+    spec.given([...full, decided(0, 'a')]).when(patch(req('a'))).then((events) => expect(events).toMatchObject([{ data: { rodada: MAX_RODADAS_ABERTAS, via: 'REVISAO_PATCH' } }]));
+    spec.given([...full, decided(0, 'a')]).when(put(req('a', 'b', 'c'))).thenThrows('ServicoIndisponivel');
+    spec.given([...full, ...['a', 'b', 'c'].map((t) => decided(0, t))]).when(put(req('a', 'b', 'c'))).then((events) => expect(events).toHaveLength(1));
+    // A new description alone reaches no request.
+    spec.given(full).when({ ...patch([]), descricao: 'Novo nome' } as LoteCobVCommand).then((events) => expect(events).toHaveLength(1));
+  });
+
+  it('counts only the rounds that reach each request, and a decision settles its round and any before it', () => {
+    // 15 PATCHes of `a` alone: `a` is full, `b` has only its creation open.
+    const patches = [...created, ...Array.from({ length: MAX_RODADAS_ABERTAS - 1 }, (_, k) => round(k + 1, 'REVISAO_PATCH', 'a'))];
+    spec.given(patches).when(patch(req('b', 'c'))).then((events) => expect(events).toHaveLength(1));
+    spec.given(patches).when(patch(req('a'))).thenThrows('ServicoIndisponivel');
+    // A stream written before rounds queued: a later round decided first skipped the ones before it.
+    const state = foldEvents(lotecobvDecider, [...patches, decided(MAX_RODADAS_ABERTAS - 1, 'a')]);
+    expect(state.exists && state.abertas).toEqual([[], [0], [0]]);
+    spec.given([...patches, decided(MAX_RODADAS_ABERTAS - 1, 'a')]).when(patch(req('a'))).then((events) => expect(events).toHaveLength(1));
   });
 });

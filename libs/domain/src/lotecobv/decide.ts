@@ -15,6 +15,25 @@ export function repeatsLastPut(state: LoteCobVState, descricao: string, solicita
 }
 
 /**
+ * Rounds one request may have undecided at once: the one being processed and those waiting
+ * behind it. Each waiting round keeps its body in the request's row, and every round is processed
+ * in turn, so a client re-sending a batch faster than it is processed grew every row and the
+ * work without bound (ADR 6).
+ */
+export const MAX_RODADAS_ABERTAS = 16;
+
+/** A new round reaching a request that already has MAX_RODADAS_ABERTAS undecided: come back later (503). */
+function refuseFullQueue(state: Extract<LoteCobVState, { exists: true }>, txids: readonly string[]): void {
+  const sent = new Set(txids);
+  const full = state.txids.filter((t, i) => sent.has(t) && state.abertas[i].length >= MAX_RODADAS_ABERTAS);
+  if (full.length === 0) return;
+  throw new DomainError(
+    'ServicoIndisponivel',
+    `O lote ${state.id} ainda processa ${MAX_RODADAS_ABERTAS} rodadas de ${full.length === 1 ? 'uma solicitação' : `${full.length} solicitações`} (${list(full)}); nada foi registrado. Tente de novo quando alguma for decidida (GET /lotecobv/${state.id} mostra o status de cada uma).`,
+  );
+}
+
+/**
  * PUT creates a batch, or alters all of its original requests at once; PATCH revises a subset.
  * A batch's set of txids never changes after creation.
  */
@@ -53,6 +72,7 @@ export function decideLoteCobV(command: LoteCobVCommand, state: LoteCobVState): 
     // to do, and no request goes back to EM_PROCESSAMENTO. A charge changed since (PATCH /cobv,
     // a location unlinked) or a request denied then makes it a round: the PUT must take effect.
     if (repeatsLastPut(state, command.descricao, command.solicitacoes) && command.semEfeitoNasCobrancas === true) return [];
+    refuseFullQueue(state, txids);
     return [
       { type: 'LoteCobVAlterado', data: { id: command.id, rodada: state.rodada + 1, via: 'ALTERACAO_PUT', descricao: command.descricao, em, solicitacoes: command.solicitacoes } },
     ];
@@ -66,6 +86,7 @@ export function decideLoteCobV(command: LoteCobVCommand, state: LoteCobVState): 
     ]);
   // No request and no new description: nothing changes, so nothing is recorded.
   if (command.solicitacoes.length === 0 && (command.descricao === undefined || command.descricao === state.descricao)) return [];
+  refuseFullQueue(state, txids);
   return [
     {
       type: 'LoteCobVAlterado',

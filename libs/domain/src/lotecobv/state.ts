@@ -16,6 +16,12 @@ export type LoteCobVState =
        * state (hence a snapshot) answers it without the stream's history.
        */
       decididas: number[];
+      /**
+       * Per txid (same order as `txids`), its rounds not yet decided, oldest first: the one being
+       * processed and those waiting behind it. A decision settles its round and any before it (a
+       * stream written before rounds queued skipped replaced ones).
+       */
+      abertas: number[][];
       /** The last PUT's content while no PATCH came after it: a PUT repeating it changes nothing (compared only when a PUT comes). */
       ultimoPut?: UltimoPut;
     };
@@ -39,31 +45,58 @@ export function evolveLoteCobV(state: LoteCobVState, event: LoteCobVEvent): Lote
         txids: event.data.solicitacoes.map((s) => s.txid),
         rodada: 0,
         decididas: event.data.solicitacoes.map(() => -1),
+        abertas: event.data.solicitacoes.map(() => [0]),
         ultimoPut: { descricao: event.data.descricao, solicitacoes: event.data.solicitacoes },
       };
-    case 'LoteCobVAlterado':
+    case 'LoteCobVAlterado': {
       if (!state.exists) return state;
+      const abertas = state.abertas.slice();
+      const positions = positionsOf(state.txids);
+      for (const { txid } of event.data.solicitacoes) {
+        const i = positions.get(txid);
+        if (i !== undefined) abertas[i] = [...abertas[i], event.data.rodada];
+      }
       return {
         ...state,
+        abertas,
         rodada: event.data.rodada,
         descricao: event.data.descricao ?? state.descricao,
         ultimoPut: event.data.via === 'ALTERACAO_PUT' ? { descricao: event.data.descricao, solicitacoes: event.data.solicitacoes } : undefined,
       };
+    }
     case 'SolicitacaoLoteDecidida': {
       if (!state.exists) return state;
-      const i = state.txids.indexOf(event.data.txid);
+      const i = positionsOf(state.txids).get(event.data.txid) ?? -1;
       if (i < 0 || state.decididas[i] >= event.data.rodada) return state;
       const decididas = state.decididas.slice();
       decididas[i] = event.data.rodada;
-      return { ...state, decididas };
+      const abertas = state.abertas.slice();
+      abertas[i] = abertas[i].filter((r) => r > event.data.rodada);
+      return { ...state, decididas, abertas };
     }
   }
 }
 
+/**
+ * Each txid's position in the batch (the first, as `indexOf` gives), made once per batch: the
+ * list is shared by every state of a batch, and looking each decision up by scanning it made a
+ * round of 1,000 decisions a million comparisons.
+ */
+function positionsOf(txids: readonly string[]): Map<string, number> {
+  let positions = positionsByBatch.get(txids);
+  if (!positions) {
+    positions = new Map();
+    for (let i = txids.length - 1; i >= 0; i--) positions.set(txids[i], i);
+    positionsByBatch.set(txids, positions);
+  }
+  return positions;
+}
+const positionsByBatch = new WeakMap<readonly string[], Map<string, number>>();
+
 /** Whether the decision of `rodada` for `txid` is already recorded in the batch's stream. */
 export const decisaoRegistrada = (state: LoteCobVState, rodada: number, txid: string): boolean => {
   if (!state.exists) return false;
-  const i = state.txids.indexOf(txid);
+  const i = positionsOf(state.txids).get(txid) ?? -1;
   return i >= 0 && state.decididas[i] >= rodada;
 };
 
@@ -74,7 +107,7 @@ export const decisaoRegistrada = (state: LoteCobVState, rodada: number, txid: st
  * folded from its start).
  */
 export const LOTECOBV_SNAPSHOT = {
-  version: 'lotecobv-state-1',
+  version: 'lotecobv-state-2',
   /**
    * A round of 1,000 requests adds ~1,000 events (its requests, then a decision each): a command
    * reads the snapshot and at most this many more, however many rounds the batch has had.
@@ -96,6 +129,9 @@ function isBatchState(json: unknown): json is LoteCobVState {
     Array.isArray(s.txids) &&
     Array.isArray(s.decididas) &&
     s.decididas.length === s.txids.length &&
+    Array.isArray(s.abertas) &&
+    s.abertas.length === s.txids.length &&
+    s.abertas.every((a) => Array.isArray(a)) &&
     (ultimoPut === undefined || Array.isArray(ultimoPut.solicitacoes))
   );
 }
