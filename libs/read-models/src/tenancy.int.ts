@@ -16,7 +16,7 @@ import { PostgresEventStore } from '@pix/event-store';
 import { createTestDatabase, testPool, type TestDatabase } from '@pix/testing';
 import { existingCobVTxids, findCobV, listCobV } from './cobv/cobv-queries';
 import { cobvProjection } from './cobv/cobv-projection';
-import { findLoteCobV, findSolicitacoesByTxid, listLotesCobV, pendingSolicitacoes } from './lotecobv/lotecobv-queries';
+import { findLoteCobV, findLotesCobV, findSolicitacoesByTxid, listLotesCobV, pendingSolicitacoes } from './lotecobv/lotecobv-queries';
 import { lotecobvProjection, solicitacaoLoteProjection } from './lotecobv/lotecobv-projection';
 import { findPix, listPix } from './pix/pix-queries';
 import { pixProjection } from './pix/pix-projection';
@@ -103,8 +103,9 @@ describe('read models: two receivers with the same txid and batch id', () => {
     expect(b!.itens.map((i) => [i.recebedorId, i.txid, i.status])).toEqual([[B.id, TXID, 'NEGADA'], [B.id, 'lojab000000000000000000000', 'EM_PROCESSAMENTO']]);
     expect(await findLoteCobV(pool, 'loja-c', LOTE)).toBeUndefined();
     for (const r of [A, B]) {
-      const { ids, total } = await listLotesCobV(pool, r.id, period);
-      expect({ total, ids }).toEqual({ total: 1, ids: [LOTE] });
+      const { lotes, total } = await listLotesCobV(pool, r.id, period);
+      expect({ total, lotes }).toEqual({ total: 1, lotes: [{ id: LOTE, quantidade: 2, descricaoBytes: `Lote de ${r.id}`.length }] });
+      expect((await findLotesCobV(pool, r.id, [LOTE, 'nenhum'])).map((l) => l.lote.recebedorId)).toEqual([r.id]);
     }
     expect((await findSolicitacoesByTxid(pool, A.id, [TXID])).map((s) => [s.recebedorId, s.status])).toEqual([[A.id, 'EM_PROCESSAMENTO']]);
     expect((await findSolicitacoesByTxid(pool, B.id, [TXID])).map((s) => [s.recebedorId, s.status])).toEqual([[B.id, 'NEGADA']]);
