@@ -89,7 +89,8 @@ export class SettleCashIn implements OnModuleDestroy {
     // settles nothing of its own: one Pix per endToEndId (ADR 7).
     if (!recorded.state.exists) throw new Error(`Pix ${pix.endToEndId}: not recorded`);
     const { pix: first, recebedorId } = recorded.state;
-    if (canonicalJson(first) !== canonicalJson(pix))
+    // Only a Pix found already recorded can differ: one recorded now is this message.
+    if (!recorded.position && canonicalJson(first) !== canonicalJson(pix))
       withCorrelationId(correlationId, () =>
         this.logger.error(`Pix ${pix.endToEndId} arrived again with other content (txid ${pix.txid ?? '-'}, valor ${pix.valor}, key ${pix.chave}); ignored: the first one recorded stands (txid ${first.txid ?? '-'}, valor ${first.valor})`),
       );
