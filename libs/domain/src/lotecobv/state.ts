@@ -54,7 +54,7 @@ export function evolveLoteCobV(state: LoteCobVState, event: LoteCobVEvent): Lote
       const positions = positionsOf(state.txids);
       for (const { txid } of event.data.solicitacoes) {
         const i = positions.get(txid);
-        if (i !== undefined) abertas[i] = [...abertas[i], event.data.rodada];
+        if (i !== undefined && abertas[i].at(-1) !== event.data.rodada) abertas[i] = [...abertas[i], event.data.rodada];
       }
       return {
         ...state,
