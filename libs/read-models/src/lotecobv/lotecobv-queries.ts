@@ -53,8 +53,10 @@ export async function listLotesCobV(db: Db, recebedorId: string, f: { inicio: Da
   const where = 'recebedor_id = $1 AND criacao >= $2 AND criacao <= $3';
   const params = [recebedorId, f.inicio, f.fim];
   const columns = "doc->>'id' AS lote, (doc->>'quantidade')::int AS quantidade, octet_length(doc->>'descricao') AS descricao_bytes";
-  const { rows, total } = await pageWithTotal<{ lote: string; quantidade: number; descricao_bytes: number }>(db, { from: lotes, where, params, columns, orderBy: ['criacao', 'id'], itensPorPagina: f.itensPorPagina, paginaAtual: f.paginaAtual });
-  return { lotes: rows.map((r) => ({ id: r.lote, quantidade: r.quantidade, descricaoBytes: r.descricao_bytes })), total };
+  const { rows, total } = await pageWithTotal<{ lote: string; quantidade: number | null; descricao_bytes: number | null }>(db, { from: lotes, where, params, columns, orderBy: ['criacao', 'id'], itensPorPagina: f.itensPorPagina, paginaAtual: f.paginaAtual });
+  // A size not known (a row written otherwise) is read alone.
+  const size = (n: number | null) => (typeof n === 'number' ? n : Number.POSITIVE_INFINITY);
+  return { lotes: rows.map((r) => ({ id: r.lote, quantidade: size(r.quantidade), descricaoBytes: size(r.descricao_bytes) })), total };
 }
 
 /**

@@ -14,5 +14,7 @@ describe('GET /lotecobv reads a page in groups no larger than one of the largest
     const mb = 1_048_576;
     expect(gruposDeLeitura([lote('a', 1, 3 * mb), lote('b', 1, mb), lote('c', 1, 1), lote('d', 1, 5 * mb)], limite)).toEqual([['a', 'b'], ['c'], ['d']]);
     expect(gruposDeLeitura([], limite)).toEqual([]);
+    // A size not known is read alone.
+    expect(gruposDeLeitura([lote('a', 1), lote('b', Number.POSITIVE_INFINITY), lote('c', 1)], limite)).toEqual([['a'], ['b'], ['c']]);
   });
 });
