@@ -1,3 +1,4 @@
+import { positionsIn } from '../shared/positions';
 import type { LoteCobVEvent, SolicitacaoLote } from './events';
 
 export type LoteCobVState =
@@ -77,21 +78,8 @@ export function evolveLoteCobV(state: LoteCobVState, event: LoteCobVEvent): Lote
   }
 }
 
-/**
- * Each txid's position in the batch (the first, as `indexOf` gives), made once per batch: the
- * list is shared by every state of a batch, and looking each decision up by scanning it made a
- * round of 1,000 decisions a million comparisons.
- */
-function positionsOf(txids: readonly string[]): Map<string, number> {
-  let positions = positionsByBatch.get(txids);
-  if (!positions) {
-    positions = new Map();
-    for (let i = txids.length - 1; i >= 0; i--) positions.set(txids[i], i);
-    positionsByBatch.set(txids, positions);
-  }
-  return positions;
-}
-const positionsByBatch = new WeakMap<readonly string[], Map<string, number>>();
+/** Each txid's position in the batch: the list is shared by every state of a batch (`positionsIn`). */
+const positionsOf = (txids: readonly string[]) => positionsIn(txids, (t) => t);
 
 /** Whether the decision of `rodada` for `txid` is already recorded in the batch's stream. */
 export const decisaoRegistrada = (state: LoteCobVState, rodada: number, txid: string): boolean => {

@@ -11,3 +11,4 @@ export * from './amount-due';
 export * from './payer-dates';
 export * from './tenant';
 export * from './canonical-json';
+export * from './positions';

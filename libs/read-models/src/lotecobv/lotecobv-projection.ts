@@ -1,4 +1,4 @@
-import { lotecobvKeyOfStream, splitTenantKey, tenantKey, type LoteCobVEvent, type ProblemaSolicitacao, type StatusSolicitacao, type ViaLote } from '@pix/domain';
+import { lotecobvKeyOfStream, positionsIn, splitTenantKey, tenantKey, type LoteCobVEvent, type ProblemaSolicitacao, type StatusSolicitacao, type ViaLote } from '@pix/domain';
 import type { Projection } from '../projection';
 
 export interface LoteCobVRow {
@@ -116,22 +116,8 @@ export const solicitacaoLoteProjection: Projection<SolicitacaoLoteRow, LoteCobVE
   inline: 'stream',
 };
 
-/**
- * A request's position in its round, by txid (the first, as `findIndex` gives). Looked up once
- * per request of a round: scanning the round for each made a round of 1,000 cost a million
- * comparisons, at every append that folds it (ADR 6). Remembered per round's list, which events
- * never change.
- */
-function positionOf(solicitacoes: readonly { txid: string }[], txid: string): number {
-  let positions = positionsByRound.get(solicitacoes);
-  if (!positions) {
-    positions = new Map();
-    for (let i = solicitacoes.length - 1; i >= 0; i--) positions.set(solicitacoes[i].txid, i); // the first of a repeated txid wins
-    positionsByRound.set(solicitacoes, positions);
-  }
-  return positions.get(txid) ?? -1;
-}
-const positionsByRound = new WeakMap<readonly { txid: string }[], Map<string, number>>();
+/** A request's position in its round, by txid (`positionsIn`: made once per round, not scanned per request). */
+const positionOf = (solicitacoes: readonly { txid: string }[], txid: string) => positionsIn(solicitacoes, (s) => s.txid).get(txid) ?? -1;
 
 /** The first waiting round becomes the request's round, undecided; the rest keep waiting. */
 function next(row: Omit<SolicitacaoLoteRow, 'fila'>, [round, ...rest]: RodadaPendente[]): SolicitacaoLoteRow {
