@@ -1,6 +1,6 @@
 import { DEFAULT_NOTIFIER_GROUP_ID, loadConsumerGroupId, loadDeliverySettings } from '@pix/messaging';
 import type { DeliveryConfig } from '@pix/webhook-delivery';
-import { isListenHost, loadObservabilitySettings, readIntegerSetting, type ObservabilitySettings } from '@pix/observability';
+import { emptyAsUnset, isListenHost, loadObservabilitySettings, readIntegerSetting, type ObservabilitySettings } from '@pix/observability';
 
 export interface NotifierConfig extends ObservabilitySettings {
   port: number;
@@ -17,7 +17,8 @@ export interface NotifierConfig extends ObservabilitySettings {
 }
 
 /** Validated once at start-up; each bad value gets its own message. */
-export function loadNotifierConfig(env: Record<string, string | undefined>): NotifierConfig {
+export function loadNotifierConfig(given: Record<string, string | undefined>): NotifierConfig {
+  const env = emptyAsUnset(given);
   const problems: string[] = [];
   const port = readIntegerSetting(env, 'NOTIFIER_PORT', { fallback: 8081, min: 0, max: 65535 }, problems);
   const kafkaBrokers = (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
@@ -25,7 +26,8 @@ export function loadNotifierConfig(env: Record<string, string | undefined>): Not
   else for (const b of kafkaBrokers) if (!/^[A-Za-z0-9.-]+:\d+$/.test(b)) problems.push(`KAFKA_BROKERS: "${b}" is not host:port`);
   const databaseUrl = env.DATABASE_URL ?? '';
   if (!/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL is required: PostgreSQL keeps the notification outbox (and the events, without EventStoreDB)');
-  const groupId = loadConsumerGroupId(env, 'NOTIFIER_GROUP_ID', DEFAULT_NOTIFIER_GROUP_ID, problems);
+  // What was given: an empty group id is refused, not the default (loadConsumerGroupId).
+  const groupId = loadConsumerGroupId(given, 'NOTIFIER_GROUP_ID', DEFAULT_NOTIFIER_GROUP_ID, problems);
   const delivery = loadDeliverySettings(env, problems);
   const connectionsPerAddress = readIntegerSetting(env, 'CONNECTIONS_PER_ADDRESS', { fallback: 512, min: 0, max: 1_000_000 }, problems);
   const operatorToken = env.NOTIFIER_OPERATOR_TOKEN || undefined;

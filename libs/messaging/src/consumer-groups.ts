@@ -6,7 +6,8 @@ export const DEFAULT_NOTIFIER_GROUP_ID = 'pix-notifier';
  * (staging and production, two installations, a developer's local mode) must not share a group,
  * or Kafka splits the cash-ins between their databases. Kafka's own limit is 249 characters; the
  * character set keeps the id safe in readiness keys, metric labels and log lines, and a set but
- * blank value is refused rather than taken as the default (it would share the default's offsets).
+ * empty or blank value is refused rather than taken as the default (it would share the default's
+ * offsets): the one setting for which empty is not unset (ADR 18), so callers pass the given env.
  */
 export function loadConsumerGroupId(env: Record<string, string | undefined>, variable: string, fallback: string, problems: string[]): string {
   const groupId = env[variable] ?? fallback;

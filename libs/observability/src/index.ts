@@ -12,6 +12,7 @@ export * from './scrub';
 export * from './pino-logger';
 export * from './observability-settings';
 export * from './integer-setting';
+export * from './empty-settings';
 export * from './graceful-shutdown';
 export * from './listen';
 export * from './misspelt-settings';

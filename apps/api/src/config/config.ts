@@ -5,7 +5,7 @@ import { AUTH_CACHE_MS, loadAuth, loadTls, type AuthConfig, type TlsConfig } fro
 import { loadPayloadSettings, type PayloadSettings } from './payload-config';
 import { loadConsumerGroups } from './settlement-config';
 import { KAFKA_NONE, loadKafkaBrokers, loadLocationHost } from './network-config';
-import { isListenHost, loadObservabilitySettings, readIntegerSetting, type ObservabilitySettings } from '@pix/observability';
+import { emptyAsUnset, isListenHost, loadObservabilitySettings, readIntegerSetting, type ObservabilitySettings } from '@pix/observability';
 
 export type { AuthConfig, TlsConfig } from './access-config';
 export type { PayloadSettings, PayloadSigningConfig } from './payload-config';
@@ -74,7 +74,8 @@ export const LOCAL_RECEIVER_DEFAULTS = {
 };
 
 /** Reads and validates all configuration once; every bad value gets its own message. */
-export function loadConfig(env: Record<string, string | undefined>): AppConfig {
+export function loadConfig(given: Record<string, string | undefined>): AppConfig {
+  const env = emptyAsUnset(given);
   const problems: string[] = [];
   const mode = (env.MODE ?? 'local') as Mode;
   if (mode !== 'local' && mode !== 'production') problems.push(`MODE must be "local" or "production", got "${env.MODE}"`);
@@ -100,8 +101,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   // Production without a broker would never settle a charge: refused unless said on purpose (KAFKA_BROKERS=none).
   if (!local && kafkaBrokers.length === 0 && env.KAFKA_BROKERS?.trim() !== KAFKA_NONE)
     problems.push(`KAFKA_BROKERS is required in production mode (host:port[,host:port]): without it no cash-in arrives and no charge settles; KAFKA_BROKERS=${KAFKA_NONE} runs this API without settlement on purpose`);
-  const dataDir = env.DATA_DIR ?? './data';
-  const { settlementGroupId, notifierGroupId } = loadConsumerGroups(env, local, dataDir, problems);
+  const dataDir = loadDataDir(env, problems);
+  // Group ids read what was given: an empty one is refused, not the default (loadConsumerGroupId).
+  const { settlementGroupId, notifierGroupId } = loadConsumerGroups(given, local, dataDir, problems);
   const delivery = loadDeliverySettings(env, problems);
   const auth = loadAuth(env, local, problems, int);
   const tls = loadTls(env, local, problems);
@@ -182,7 +184,8 @@ export interface AdminConfig {
   directoryCacheMs: number;
 }
 
-export function loadAdminConfig(env: Record<string, string | undefined>): AdminConfig {
+export function loadAdminConfig(given: Record<string, string | undefined>): AdminConfig {
+  const env = emptyAsUnset(given);
   const problems: string[] = [];
   const mode = env.MODE ?? 'local';
   if (mode !== 'local' && mode !== 'production') problems.push(`MODE must be "local" or "production", got "${env.MODE}"`);
@@ -193,12 +196,21 @@ export function loadAdminConfig(env: Record<string, string | undefined>): AdminC
   const esdb = env.EVENTSTORE_CONNECTION_STRING || undefined;
   if (esdb && !/^(esdb|esdb\+discover|kurrentdb|kurrent):\/\//.test(esdb)) problems.push('EVENTSTORE_CONNECTION_STRING must start with esdb:// (or esdb+discover://)');
   const directoryCacheMs = readIntegerSetting(env, 'AUTH_CACHE_MS', AUTH_CACHE_MS, problems);
+  const dataDir = loadDataDir(env, problems);
   if (problems.length > 0) throw new ConfigError(problems);
-  return { databaseUrl, eventStoreConnectionString: esdb, dataDir: env.DATA_DIR ?? './data', directoryCacheMs };
+  return { databaseUrl, eventStoreConnectionString: esdb, dataDir, directoryCacheMs };
+}
+
+/** Local mode's folder. Surrounding spaces are a slip, not a folder's name: " " made a folder named " ". */
+function loadDataDir(env: Record<string, string | undefined>, problems: string[]): string {
+  const dataDir = env.DATA_DIR ?? './data';
+  if (dataDir.trim() !== dataDir) problems.push(`DATA_DIR must be a folder's path without surrounding spaces, got "${dataDir}"`);
+  return dataDir;
 }
 
 /** What `npm run dead-letters` needs: the Kafka cluster (local mode has none, and no dead-letter topic). */
-export function loadDeadLettersConfig(env: Record<string, string | undefined>): { kafkaBrokers: string[] } {
+export function loadDeadLettersConfig(given: Record<string, string | undefined>): { kafkaBrokers: string[] } {
+  const env = emptyAsUnset(given);
   const problems: string[] = [];
   const kafkaBrokers = loadKafkaBrokers(env, problems);
   if (problems.length === 0 && kafkaBrokers.length === 0)

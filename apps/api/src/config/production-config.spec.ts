@@ -55,7 +55,7 @@ describe('production configuration: nothing required is guessed', () => {
   });
 
   it('validates HOST with the other settings', () => {
-    for (const host of ['not a host!', '', 'a/b', '-x']) expect(problemsOf(() => loadConfig({ HOST: host }))).toContain('HOST must be a host name or IP address');
+    for (const host of ['not a host!', ' ', 'a/b', '-x']) expect(problemsOf(() => loadConfig({ HOST: host }))).toContain('HOST must be a host name or IP address');
     for (const host of ['0.0.0.0', '127.0.0.1', '::', '::1', 'localhost', 'api.internal']) expect(loadConfig({ ...production(), HOST: host }).host).toBe(host);
   });
 
