@@ -1,5 +1,5 @@
 import { DomainError, type Violation } from '../errors';
-import { businessDateOf, canonicalJson } from '../shared';
+import { businessDateOf, canonicalJson, payerDates } from '../shared';
 import type { CobVCommand, PendenciaLote } from './commands';
 import type { CobVEvent } from './events';
 import type { CobVState } from './state';
@@ -37,7 +37,7 @@ export function decideCobV(command: CobVCommand, state: CobVState): CobVEvent[] 
   if (command.type === 'CriarOuAlterarCobV') {
     if (!state.exists) {
       const explicit = command.locationSolicitada;
-      const content = contentOrThrow(command.input, { creationDate: businessDateOf(command.now), today: businessDateOf(command.now), recebedor: command.recebedor, currentLocationId: explicit?.id, locationReferenciada: command.locationReferenciada });
+      const content = contentOrThrow(command.input, { creationDate: businessDateOf(command.now), today: firstPayableDate(command.now), recebedor: command.recebedor, currentLocationId: explicit?.id, locationReferenciada: command.locationReferenciada });
       const { chaves: _keys, ...recebedor } = command.recebedor;
       const loc = explicit ?? (command.novaLocation && { ...command.novaLocation, criacao: em });
       if (!loc) throw new Error('a new charge needs a location: the shell allocates one or claims loc.id');
@@ -87,7 +87,7 @@ function revise(state: Extract<CobVState, { exists: true }>, input: CobVInput, e
   const loc = linkedLocation(state, input, via, command);
   const content = contentOrThrow(input, {
     creationDate: businessDateOf(new Date(state.criacao)),
-    today: businessDateOf(new Date(em)),
+    today: firstPayableDate(new Date(em)),
     recebedor: command.recebedor,
     currentLocationId: loc?.id ?? state.loc?.id,
     locationReferenciada: ownClaim(state, command.locationReferenciada),
@@ -116,7 +116,7 @@ function altersNothing(state: Extract<CobVState, { exists: true }>, command: Ext
   if (Object.keys(changes).length === 0) return true;
   const { content } = toCobVContent(mergePatch(state.cobranca, changes), {
     creationDate: businessDateOf(new Date(state.criacao)),
-    today: businessDateOf(command.now),
+    today: firstPayableDate(command.now),
     recebedor: command.recebedor,
     currentLocationId: state.loc?.id,
     locationReferenciada: ownClaim(state, command.locationReferenciada),
@@ -147,6 +147,13 @@ function linkedLocation(state: Extract<CobVState, { exists: true }>, input: CobV
 function ownClaim(state: Extract<CobVState, { exists: true }>, found: LocationReferenciada | undefined): LocationReferenciada | undefined {
   return found?.txid !== undefined && found.txid === state.txid ? {} : found;
 }
+
+/**
+ * The first date a charge can be paid on: the earliest civil date anywhere in Brazil, which the
+ * payload location serves as DPP (at 00:30 in Brasília, Acre's 22:30 the day before). The
+ * creation date stays Brasília's.
+ */
+const firstPayableDate = (now: Date): string => payerDates(now).earliest;
 
 function contentOrThrow(input: CobVInput, ctx: Parameters<typeof toCobVContent>[1]): CobVContent {
   const { content, violacoes } = toCobVContent(input, ctx);

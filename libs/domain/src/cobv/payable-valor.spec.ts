@@ -40,6 +40,20 @@ describe('cobv valor: payable on every date (amounts in the wire form, 999999999
     spec.given([]).when(put(body({ original: '62.00', desconto: { modalidade: 3, valorPerc: '1.00' } }, '2027-01-25', 0))).then((e) => expect(e).toHaveLength(1));
   });
 
+  it("checks from the earliest date a payer anywhere can ask for: at 00:30 in Brasília, Acre still lives the day before", () => {
+    // Sat 2026-11-28 00:30 in Brasília is Fri 27 22:30 in Rio Branco, and the location serves DPP
+    // 2026-11-27 there (payerDates). Due Fri 12-04, 1.00 off per day early on 7.00: 6.00 off on
+    // the 28th, 7.00 (nothing to pay) on the 27th.
+    const at = new Date('2026-11-28T03:30:00.000Z');
+    const valor = { original: '7.00', desconto: { modalidade: 3, valorPerc: '1.00' } };
+    expect(amountDue({ valor: { original: 700, desconto: { modalidade: 3, valorPerc: 100 } }, dataDeVencimento: '2026-12-04', validadeAposVencimento: 0, paymentDate: '2026-11-27' })?.final).toBe(0);
+    spec.given([]).when(put(body(valor, '2026-12-04', 0), at)).thenThrows('CobVOperacaoInvalida', ['cobv.valor.desconto']);
+    // A fixed-date tier dated the 27th: still current for that payer.
+    const tier = { original: '7.00', abatimento: { modalidade: 1, valorPerc: '2.00' }, desconto: { modalidade: 1, descontoDataFixa: [{ data: '2026-11-27', valorPerc: '5.00' }] } };
+    spec.given([]).when(put(body(tier, '2026-12-04', 0), at)).thenThrows('CobVOperacaoInvalida', ['cobv.valor.desconto']);
+    spec.given([]).when(put(body({ original: '8.00', desconto: { modalidade: 3, valorPerc: '1.00' } }, '2026-12-04', 0), at)).then((e) => expect(e).toHaveLength(1));
+  });
+
   it('checks a charge that never expires up to 9999-12-31, the last date its location serves', () => {
     // 34.34 a day from 2026-12-01 passes the limit during year 9999 only (an audit found 9998-12-31 was the last date checked).
     const valor = { original: '100.00', juros: { modalidade: 1, valorPerc: '3434.36' } };

@@ -7,7 +7,7 @@ import { unpayableValor } from './payable-valor';
 export interface ContentContext {
   /** Civil date (America/Sao_Paulo) the charge was created: the due date may not be earlier. */
   creationDate: string;
-  /** Civil date of the request: the first date the charge can be paid. */
+  /** The first date the charge can be paid: the earliest civil date anywhere in Brazil at the request. */
   today: string;
   recebedor: Recebedor;
   /** The only `loc.id` a request may name: the charge's own, or on creation the location the shell claimed for it. */
