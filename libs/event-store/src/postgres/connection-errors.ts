@@ -1,5 +1,5 @@
 /**
- * Errors that say "the database cannot be reached right now" rather than "this request is
+ * Errors that say "the database (or EventStoreDB) cannot be reached right now" rather than "this request is
  * wrong" or "our code is wrong": the server is down, restarting, refusing connections or
  * dropped ours. Callers answer 503 and retry later; nothing was written (a transaction whose
  * connection died was never committed).
@@ -16,11 +16,20 @@ const MESSAGES = [
   /Client has encountered a connection error and is not queryable/i,
   /Client was closed and is not queryable/i,
   /Cannot use a pool after calling end on the pool/i,
+  /^Failed to discover after \d+ attempts/, // @eventstore/db-client: no cluster node answered gossip
 ];
+
+/**
+ * @eventstore/db-client's CommandError types for a server that is down, restarting or changing
+ * leader (its own reconnect triggers), or that timed out a call. Duck-typed (`type` plus the
+ * base class's `_raw`) so that PostgreSQL deployments need not load the client.
+ */
+const ESDB_TYPES = new Set(['unavailable', 'deadline-exceeded', 'cancelled', 'timeout', 'not-leader']);
 
 export function isConnectionError(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 5) return false;
-  const { code, message, errors, cause } = error as { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown };
+  const { code, message, errors, cause, type } = error as { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown; type?: unknown };
+  if (typeof type === 'string' && ESDB_TYPES.has(type) && '_raw' in error) return true;
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08'))) return true;
   if (typeof message === 'string' && MESSAGES.some((m) => m.test(message))) return true;
   // Node's AggregateError when a host name resolves to several addresses, all refused.
