@@ -142,3 +142,15 @@ describe('EventStoreDB mappings', () => {
     await store.close();
   });
 });
+
+describe('EventStoreDB positions the server does not know', () => {
+  // Servers before 22.6 (and any event not committed by itself) send Position.End (both 2^64-1)
+  // on stream reads; the client turns it into a position, never into `undefined`.
+  const END = 2n ** 64n - 1n;
+  const rec = (position: Position) => ({ streamId: 's', id: '0b0c6a4e-2f3a-4d1b-9c7e-5f6a7b8c9d0e', revision: 0n, type: 'T', data: {}, metadata: undefined, isJson: true as const, created: new Date(0), position });
+
+  it('refuses a stream-read event whose $all position is unknown, instead of a position after every other', () => {
+    expect(() => fromEsdb(rec({ commit: END, prepare: END }))).toThrow(/no position/);
+    expect(fromEsdb(rec({ commit: END - 1n, prepare: END - 1n })).position).toBe(encodePosition({ commit: END - 1n, prepare: END - 1n }));
+  });
+});

@@ -85,9 +85,14 @@ export function isSystemEvent(e: { type: string; streamId: string }): boolean {
   return e.type.startsWith('$') || e.streamId.startsWith('$');
 }
 
+/** The server's "no position" (its Position.End, from -1), as the gRPC uint64 reaches the client. */
+const UNKNOWN_POSITION = 2n ** 64n - 1n;
+
 export function fromEsdb(e: EsdbRecordedEvent): RecordedEvent {
-  // `position` is only sent by servers >= 22.6 on stream reads; older ones are not supported.
-  const position = e.position;
+  // Stream reads carry the $all position only on servers >= 22.6 (and only for events committed by
+  // themselves); otherwise the server sends Position.End (2^64-1 twice), which the client passes
+  // on as a position. Taken as real, every write's read-your-writes wait would run to its cap.
+  const position = e.position && e.position.commit !== UNKNOWN_POSITION ? e.position : undefined;
   if (!position) throw new Error(`EventStoreDB returned no position for ${e.streamId}@${e.revision} (server < 22.6?)`);
   const metadata = asObject(e.metadata);
   const originalId = metadata[ORIGINAL_ID_KEY];
