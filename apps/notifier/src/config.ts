@@ -1,5 +1,6 @@
 import { DEFAULT_NOTIFIER_GROUP_ID, loadConsumerGroupId, loadDeliverySettings } from '@pix/messaging';
 import type { DeliveryConfig } from '@pix/webhook-delivery';
+import { eventStoreConnectionStringProblem } from '@pix/event-store';
 import { emptyAsUnset, isListenHost, loadObservabilitySettings, readIntegerSetting, type ObservabilitySettings } from '@pix/observability';
 
 export interface NotifierConfig extends ObservabilitySettings {
@@ -35,6 +36,8 @@ export function loadNotifierConfig(given: Record<string, string | undefined>): N
   const host = env.HOST ?? '0.0.0.0';
   if (!isListenHost(host)) problems.push(`HOST must be a host name or IP address to listen on (e.g. 0.0.0.0 or 127.0.0.1), got "${host}"`);
   const observability = loadObservabilitySettings(env, false, problems);
+  const esdbProblem = env.EVENTSTORE_CONNECTION_STRING && eventStoreConnectionStringProblem(env.EVENTSTORE_CONNECTION_STRING);
+  if (esdbProblem) problems.push(esdbProblem);
   if (problems.length > 0) throw new Error(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return {
     port,

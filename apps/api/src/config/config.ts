@@ -1,6 +1,7 @@
 import { isValidCnpj, isValidCpf, LOCAL_RECEBEDOR_ID, pixKeyType, type Recebedor } from '@pix/domain';
 import { loadDeliverySettings } from '@pix/messaging';
 import type { DeliveryConfig } from '@pix/webhook-delivery';
+import { eventStoreConnectionStringProblem } from '@pix/event-store';
 import { AUTH_CACHE_MS, loadAuth, loadTls, type AuthConfig, type TlsConfig } from './access-config';
 import { loadPayloadSettings, type PayloadSettings } from './payload-config';
 import { loadConsumerGroups } from './settlement-config';
@@ -88,7 +89,8 @@ export function loadConfig(given: Record<string, string | undefined>): AppConfig
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must be a postgres:// connection URL');
   if (!local && !databaseUrl) problems.push('DATABASE_URL is required in production mode (PostgreSQL for read models and, without EVENTSTORE_CONNECTION_STRING, events)');
   const esdb = env.EVENTSTORE_CONNECTION_STRING || undefined;
-  if (esdb && !/^(esdb|esdb\+discover|kurrentdb|kurrent):\/\//.test(esdb)) problems.push('EVENTSTORE_CONNECTION_STRING must start with esdb:// (or esdb+discover://)');
+  const esdbProblem = esdb && eventStoreConnectionStringProblem(esdb);
+  if (esdbProblem) problems.push(esdbProblem);
   const locationHost = loadLocationHost(env, local, port, problems);
   const host = env.HOST ?? (local ? 'localhost' : '0.0.0.0');
   if (!isListenHost(host)) problems.push(`HOST must be a host name or IP address to listen on (e.g. 0.0.0.0 or 127.0.0.1), got "${host}"`);
@@ -194,7 +196,8 @@ export function loadAdminConfig(given: Record<string, string | undefined>): Admi
   // Production's receivers and clients live in its database: an embedded one in ./data would take them silently.
   if (mode === 'production' && !databaseUrl) problems.push('DATABASE_URL is required in production mode: the database the API uses (its events and read models, its receivers and clients)');
   const esdb = env.EVENTSTORE_CONNECTION_STRING || undefined;
-  if (esdb && !/^(esdb|esdb\+discover|kurrentdb|kurrent):\/\//.test(esdb)) problems.push('EVENTSTORE_CONNECTION_STRING must start with esdb:// (or esdb+discover://)');
+  const esdbProblem = esdb && eventStoreConnectionStringProblem(esdb);
+  if (esdbProblem) problems.push(esdbProblem);
   const directoryCacheMs = readIntegerSetting(env, 'AUTH_CACHE_MS', AUTH_CACHE_MS, problems);
   const dataDir = loadDataDir(env, problems);
   if (problems.length > 0) throw new ConfigError(problems);
