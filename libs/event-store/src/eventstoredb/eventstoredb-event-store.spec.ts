@@ -143,6 +143,23 @@ describe('EventStoreDB mappings', () => {
   });
 });
 
+describe('EventStoreDB appends at an exact revision (fake client: counts our calls, not the server)', () => {
+  it("checks reused ids against the caller's whole prior read instead of reading the stream again", async () => {
+    const fake = new FakeEsdb();
+    const store = new EventStoreDbEventStore(fake as unknown as EventStoreDBClient);
+    await store.appendToStream('s', [{ id: 'a-1', type: 'T', data: {} }], 'no_stream');
+    const prior = await store.readStream('s');
+    const reads = jest.spyOn(fake, 'readStream');
+    await store.appendToStream('s', [{ id: 'a-2', type: 'T', data: {} }], 0n, { prior });
+    expect(reads).toHaveBeenCalledTimes(1); // the read-back of what was appended
+    await expect(store.appendToStream('s', [{ id: 'a-1', type: 'T', data: {} }], 1n, { prior: await store.readStream('s') })).rejects.toMatchObject({ name: 'DuplicateEventIdError' });
+    reads.mockClear();
+    await store.appendToStream('s', [{ id: 'a-3', type: 'T', data: {} }], 1n, { prior: prior.slice(1) }); // not whole: read
+    expect(reads).toHaveBeenCalledTimes(2);
+    await store.close();
+  });
+});
+
 describe('EventStoreDB positions the server does not know', () => {
   // Servers before 22.6 (and any event not committed by itself) send Position.End (both 2^64-1)
   // on stream reads; the client turns it into a position, never into `undefined`.

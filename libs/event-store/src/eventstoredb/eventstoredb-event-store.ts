@@ -82,7 +82,7 @@ export class EventStoreDbEventStore implements EventStore {
     if (options.conditions?.length) throw new RangeError(`appendToStream(${streamId}): append conditions are not supported by EventStoreDB`);
     // An empty append has no "last event appended" to report a position for.
     if (events.length === 0) throw new RangeError(`appendToStream(${streamId}): no events to append`);
-    if (typeof expected === 'bigint' && this.checkEventIdReuse) await this.rejectReusedIds(streamId, events, expected);
+    if (typeof expected === 'bigint' && this.checkEventIdReuse) await this.rejectReusedIds(streamId, events, expected, options.prior);
     let next: bigint;
     try {
       // Always explicit: the client's default (ANY) would silently skip the concurrency check.
@@ -192,8 +192,11 @@ export class EventStoreDbEventStore implements EventStore {
    * again. That case is checked here, race-free: the append is conditional on the stream still
    * ending at `expected`, i.e. on it holding exactly what was just read.
    */
-  private async rejectReusedIds(streamId: string, events: EventToAppend[], expected: bigint): Promise<void> {
-    const existing = await this.readRange(streamId, START);
+  private async rejectReusedIds(streamId: string, events: EventToAppend[], expected: bigint, prior?: readonly RecordedEvent[]): Promise<void> {
+    // The caller's whole read up to `expected` is what the stream holds if the append succeeds:
+    // no second read of it (snapshotted callers pass no prior, and are read here).
+    const whole = prior && prior.length > 0 && prior[0].revision === 0n && prior[prior.length - 1].revision === expected && BigInt(prior.length) === expected + 1n;
+    const existing = whole ? prior : await this.readRange(streamId, START);
     const current = existing.length > 0 ? existing[existing.length - 1].revision : -1n;
     if (current !== expected) return; // the server replays idempotently or rejects the revision
     const ids = new Set(existing.map((e) => e.id));
