@@ -171,3 +171,18 @@ describe('EventStoreDB positions the server does not know', () => {
     expect(fromEsdb(rec({ commit: END - 1n, prepare: END - 1n })).position).toBe(encodePosition({ commit: END - 1n, prepare: END - 1n }));
   });
 });
+
+describe('EventStoreDB reads and appends of streams go to the leader (fake client: the options we pass)', () => {
+  it('asks requiresLeader on appends and stream reads, whatever the connection prefers', async () => {
+    const fake = new FakeEsdb();
+    const store = new EventStoreDbEventStore(fake as unknown as EventStoreDBClient);
+    const appends = jest.spyOn(fake, 'appendToStream');
+    const reads = jest.spyOn(fake, 'readStream');
+    await store.appendToStream('s', [{ id: 'a-1', type: 'T', data: {} }], 'no_stream');
+    await store.readStream('s');
+    expect(appends.mock.calls.map((c) => c[2])).toEqual([expect.objectContaining({ requiresLeader: true })]);
+    expect(reads.mock.calls.length).toBeGreaterThan(0);
+    for (const call of reads.mock.calls) expect(call[1]).toMatchObject({ requiresLeader: true });
+    await store.close();
+  });
+});

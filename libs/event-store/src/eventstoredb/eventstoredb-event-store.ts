@@ -13,6 +13,7 @@ import {
   WrongExpectedVersionError,
   type AllStreamSubscription,
   type ReadPosition,
+  type ReadStreamOptions as EsdbReadStreamOptions,
 } from '@eventstore/db-client';
 import {
   DuplicateEventIdError,
@@ -88,6 +89,7 @@ export class EventStoreDbEventStore implements EventStore {
       // Always explicit: the client's default (ANY) would silently skip the concurrency check.
       const result = await this.client.appendToStream(streamId, events.map(toEventData), {
         expectedRevision: toEsdbExpected(expected),
+        requiresLeader: true,
       });
       if (!result.success) throw wrongRevision(streamId, expected, result.nextExpectedRevision);
       next = result.nextExpectedRevision;
@@ -207,9 +209,12 @@ export class EventStoreDbEventStore implements EventStore {
   /** Forward read of a stream from `from`; [] when the stream does not exist. */
   private async readRange(streamId: string, from: bigint | typeof START, maxCount?: number): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
-    const options = maxCount === undefined ? {} : { maxCount };
+    // From the leader: a follower (nodePreference=follower or random) may not hold a write yet, so a
+    // command decided on a stale stream, and the read-back of an append that succeeded found
+    // nothing (a stored write answered 500). A follower answers NotLeader and the client reconnects.
+    const options: EsdbReadStreamOptions = { fromRevision: from, direction: FORWARDS, requiresLeader: true, ...(maxCount === undefined ? {} : { maxCount }) };
     try {
-      for await (const resolved of this.client.readStream(streamId, { fromRevision: from, direction: FORWARDS, ...options })) {
+      for await (const resolved of this.client.readStream(streamId, options)) {
         if (resolved.event) out.push(fromEsdb(resolved.event));
       }
     } catch (err) {
