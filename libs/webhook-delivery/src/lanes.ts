@@ -14,7 +14,17 @@ interface Lane {
   limit: number;
   /** Learned from 413s: the largest batch this receiver is sent. */
   batch: number;
+  usedAt: number;
 }
+
+/**
+ * A lane unused this long is forgotten, and at most MAX_LANES are kept (least recently used goes):
+ * every claim carries every lane, and lanes of keys delivered to once stayed for the process's
+ * life (100,000 of them made each claim, serialised across workers, take ~0.5 s). A forgotten key
+ * starts again at the defaults, as after a restart.
+ */
+export const LANE_IDLE_MS = 5 * 60_000;
+export const MAX_LANES = 10_000;
 
 /**
  * Adaptive lanes, one per Pix key, in this worker: concurrency grows by one per round of fast 2xx
@@ -27,7 +37,10 @@ export class Lanes {
   private readonly lanes = new Map<string, Lane>();
   readonly initial: number;
 
-  constructor(private readonly settings: LaneSettings) {
+  constructor(
+    private readonly settings: LaneSettings,
+    private readonly now: () => number = () => performance.now(),
+  ) {
     this.initial = Math.min(2, settings.maxInFlight);
   }
 
@@ -36,7 +49,13 @@ export class Lanes {
     const keys: string[] = [];
     const inFlight: number[] = [];
     const batch: number[] = [];
+    const idleBefore = this.now() - LANE_IDLE_MS;
     for (const [key, lane] of this.lanes) {
+      // In last-use order: the idle ones come first.
+      if (lane.usedAt < idleBefore) {
+        this.lanes.delete(key);
+        continue;
+      }
       keys.push(key);
       inFlight.push(Math.floor(lane.limit));
       batch.push(lane.batch);
@@ -45,11 +64,11 @@ export class Lanes {
   }
 
   limitOf(key: string): number {
-    return Math.floor(this.lane(key).limit);
+    return Math.floor(this.lanes.get(key)?.limit ?? this.initial);
   }
 
   batchOf(key: string): number {
-    return this.lane(key).batch;
+    return this.lanes.get(key)?.batch ?? this.settings.maxBatch;
   }
 
   /** One answer (or failure) of a delivery to `key`. */
@@ -68,9 +87,13 @@ export class Lanes {
     lane.batch = Math.max(1, Math.min(lane.batch, Math.floor(size / 2)));
   }
 
+  /** The key's lane, moved to the end (the map is in last-use order). */
   private lane(key: string): Lane {
-    let lane = this.lanes.get(key);
-    if (!lane) this.lanes.set(key, (lane = { limit: this.initial, batch: this.settings.maxBatch }));
+    const lane = this.lanes.get(key) ?? { limit: this.initial, batch: this.settings.maxBatch, usedAt: 0 };
+    lane.usedAt = this.now();
+    this.lanes.delete(key);
+    this.lanes.set(key, lane);
+    if (this.lanes.size > MAX_LANES) this.lanes.delete(this.lanes.keys().next().value!);
     return lane;
   }
 }
