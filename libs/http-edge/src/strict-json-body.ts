@@ -22,6 +22,7 @@ const MALFORMED: Partial<Record<StrictJsonError['fault'], string>> = {
   duplicate: 'O corpo da requisição é um JSON ambíguo: um membro aparece mais de uma vez',
   depth: 'O corpo da requisição tem aninhamento excessivo',
   proto: 'O corpo da requisição contém propriedades proibidas (__proto__)',
+  size: 'O corpo da requisição tem valores demais para o seu tamanho (no máximo um a cada 8 bytes)',
 };
 
 /** Methods Fastify reads a body for that no route of ours takes one with. */

@@ -89,6 +89,34 @@ describe('parseStrictJson', () => {
     expect(faultOf('{"webhookUrl":' + '['.repeat(10_000) + ']'.repeat(10_000) + '}')).toEqual({ fault: 'depth', path: 'webhookUrl' + '[0]'.repeat(MAX_JSON_DEPTH - 1) });
   });
 
+  // Memory audit: 4 MiB of `[{},{},…]` (1.4 million objects) cost ~0.5-1 s of the event loop and
+  // ~100 MB of heap per request, read before the token was checked; 2 million zeros ~2 s.
+  it('refuses a body denser than one value per 8 bytes (any body may hold 10,000) before building it', () => {
+    const items = (n: number, item: string) => `{"cobsv":[${Array(n).fill(item).join(',')}]}`;
+    expect(faultOf(items(10_000 - 2, '{}'))).toBeUndefined();
+    expect(faultOf(items(10_000 - 1, '{}'))).toEqual({ fault: 'size', path: 'cobsv[9998]' });
+    const dense = items(1_398_000, '{}');
+    expect(faultOf(dense)).toEqual({ fault: 'size', path: `cobsv[${Math.floor(dense.length / 8) - 2}]` });
+  });
+
+  it('reads the densest body the contract has: a batch of 1,000 charges, each with every member and 50 infoAdicionais', () => {
+    const info = Array.from({ length: 50 }, (_, i) => ({ nome: `Campo ${i}`, valor: `Valor ${i}` }));
+    const desconto = { modalidade: 1, descontoDataFixa: [1, 2, 3].map((d) => ({ data: `2030-12-0${d}`, valorPerc: '1.00' })) };
+    const cobv = (i: number) => ({
+      txid: `t${String(i).padStart(29, '0')}`,
+      calendario: { dataDeVencimento: '2030-12-31', validadeAposVencimento: 30 },
+      loc: { id: i },
+      devedor: { cnpj: '12345678000195', nome: 'N', email: 'a@b.co', logradouro: 'R', cidade: 'C', uf: 'SP', cep: '70800100' },
+      valor: { original: '1.00', multa: { modalidade: 2, valorPerc: '1.00' }, juros: { modalidade: 2, valorPerc: '1.00' }, abatimento: { modalidade: 1, valorPerc: '1.00' }, desconto },
+      chave: 'a@b.co',
+      solicitacaoPagador: 'S',
+      infoAdicionais: info,
+    });
+    const text = JSON.stringify({ descricao: 'D', cobsv: Array.from({ length: 1000 }, (_, i) => cobv(i)) });
+    expect(text.length).toBeLessThan(4 * 1024 * 1024);
+    expect((parseStrictJson(text) as { cobsv: unknown[] }).cobsv).toHaveLength(1000);
+  });
+
   it('refuses __proto__ anywhere and keeps other prototype names as own members', () => {
     expect(faultOf('{"a":{"__proto__":{"x":1}}}')).toEqual({ fault: 'proto', path: 'a.__proto__' });
     expect(faultOf('{"\\u005f_proto__":1}')).toEqual({ fault: 'proto', path: '__proto__' });

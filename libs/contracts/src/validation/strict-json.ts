@@ -7,7 +7,15 @@
 /** Nesting far above any request of the contract (cobv is 5 levels deep). */
 export const MAX_JSON_DEPTH = 64;
 
-export type StrictJsonFault = 'syntax' | 'duplicate' | 'depth' | 'proto' | 'text' | 'number';
+/**
+ * Values a text may hold: one per 8 bytes, and 10,000 in any text. The contract's densest part
+ * (`{"nome":"a","valor":"b"}` in infoAdicionais) takes 8.3 bytes a value; 4 MiB of `[{},{},…]`
+ * is 1.4 million objects, ~100 MB of heap and ~1 s of the event loop, read before the token is
+ * checked (memory audit).
+ */
+export const maxJsonValues = (text: string): number => Math.max(10_000, Math.floor(text.length / 8));
+
+export type StrictJsonFault = 'syntax' | 'duplicate' | 'depth' | 'proto' | 'text' | 'number' | 'size';
 
 export class StrictJsonError extends Error {
   constructor(
@@ -25,8 +33,8 @@ export class StrictJsonError extends Error {
  * `refusedText`: which texts are refused (a request's: hasRefusedText; a cash-in's, whose money
  * has already moved: hasUnstorableText only).
  */
-export function parseStrictJson(text: string, maxDepth = MAX_JSON_DEPTH, refusedText: (s: string) => boolean = hasRefusedText): unknown {
-  const parser = new Parser(text, maxDepth, refusedText);
+export function parseStrictJson(text: string, maxDepth = MAX_JSON_DEPTH, refusedText: (s: string) => boolean = hasRefusedText, maxValues = maxJsonValues(text)): unknown {
+  const parser = new Parser(text, maxDepth, refusedText, maxValues);
   parser.skipWhitespace();
   const value = parser.value('', null, 0);
   parser.skipWhitespace();
@@ -68,14 +76,17 @@ const memberPath = (parent: string, key: string) => (parent === '' ? key : `${pa
 // (its members' parent) or by a refusal; most values are texts and numbers that pass.
 const pathOf = (parent: string, key: string | null) => (key === null ? parent : memberPath(parent, key));
 // Sticky, shared (the parser never re-enters itself): no regular expression made per number.
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+// Fraction and exponent captured: an integer written without them is exactly what it says.
+const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 
 class Parser {
   pos = 0;
+  private values = 0;
   constructor(
     private readonly text: string,
     private readonly maxDepth: number,
     private readonly refusedText: (s: string) => boolean,
+    private readonly maxValues: number,
   ) {}
 
   fail(fault: StrictJsonFault, path: string, what: string): never {
@@ -93,6 +104,7 @@ class Parser {
 
   /** The value at `parent` (and member `key`, if any). */
   value(parent: string, key: string | null, depth: number): unknown {
+    if (++this.values > this.maxValues) this.fail('size', pathOf(parent, key), `mais de ${this.maxValues} valores JSON`);
     const c = this.text.charCodeAt(this.pos);
     if (c === 0x7b) return this.object(pathOf(parent, key), depth + 1);
     if (c === 0x5b) return this.array(pathOf(parent, key), depth + 1);
@@ -155,7 +167,7 @@ class Parser {
     // A number read as an integer it is not (29.999999999999999 as 30, 1e-400 as 0), or an
     // integer past 2^53 read as a neighbour: every number of the contract's bodies is an integer,
     // and this one would be stored as another.
-    if (Number.isInteger(n) && (!Number.isSafeInteger(n) || !denotesAnInteger(m[0]))) this.fail('number', pathOf(parent, key), `número que não é exatamente o inteiro ${n}`);
+    if (Number.isInteger(n) && (!Number.isSafeInteger(n) || ((m[1] !== undefined || m[2] !== undefined) && !denotesAnInteger(m[0])))) this.fail('number', pathOf(parent, key), `número que não é exatamente o inteiro ${n}`);
     return n;
   }
 
