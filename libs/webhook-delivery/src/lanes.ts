@@ -29,7 +29,7 @@ export const MAX_LANES = 10_000;
 /**
  * Adaptive lanes, one per Pix key, in this worker: concurrency grows by one per round of fast 2xx
  * answers and halves on a slow answer, a failure or a 429 (additive increase, multiplicative
- * decrease), always between 1 and the ceiling. A 413 halves the key's batch size for good. The
+ * decrease), always between 1 and the ceiling. A 413 halves the key's batch size while its lane lives. The
  * database still counts every worker's leases, so the limit is a cap on the whole fleet's
  * deliveries per key as each worker sees it.
  */
