@@ -9,6 +9,7 @@ import { probeOutbox, type KafkaState } from './notifier.module';
 export function installNotifierMetrics(fastify: FastifyInstance, config: NotifierConfig, metrics: Metrics, core: NotifierCore, kafka: KafkaState): void {
   installHttpMetrics(fastify, metrics);
   installOutboxMetrics(metrics, () => core.outbox.stats());
+  kafka.intake.onDeadLetters = metrics.deadLetterObserver(config.groupId);
   // Readiness's own probes (the cluster's answer is cached for 2 s, so scrapes add no load).
   installDependencyMetrics(metrics, { database: () => probeOutbox(core).then(() => true), kafka: () => kafka.up() });
   const poller = new ConsumerLagPoller(createKafka(config.kafkaBrokers, 'pix-notifier-metrics', KAFKA_RETRY, kafka.logs), [config.groupId]);

@@ -17,6 +17,9 @@ import { deadLetterOf, storeDeadLetters, validateBatch, type DeadLetter, type To
  */
 const COMMIT_INTERVAL_MS = 100;
 
+/** What the on-call engineer does next: until then this group does not settle (API) or notify (notifier) it. */
+const DEAD_LETTER_HINT = '; this group skips it until it is replayed (`npm run dead-letters -- list`, fix the cause, then `replay <id>`)';
+
 /** How long a consumer that crashed waits before it starts again, after `crashes` such in a row. */
 export const restartDelay = (crashes: number): number => Math.min(500 * 2 ** crashes, 30_000);
 
@@ -47,6 +50,9 @@ export interface KafkaBatchServerOptions {
   healthy?: () => Promise<boolean>;
 }
 
+/** Why a message went to the dead-letter topic: the contract refused it, or the handler kept failing on it. */
+export type DeadLetterKind = 'invalid' | 'quarantined';
+
 /**
  * A Nest microservice transport on kafkajs that consumes in batches: the `@EventPattern(topic)`
  * handler gets the valid messages of a fetched batch, parsed by the topic's contract, in one
@@ -73,6 +79,11 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
    * API's CPU over the cash-in bench, where most batches hold one or two messages).
    */
   private handlers = new Map<string, MessageHandler>();
+  /**
+   * Told after dead letters are stored (the apps count them in a metric): a refused cash-in is
+   * money received that settles and notifies nothing, and a log line alone raises no alert.
+   */
+  onDeadLetters?: (kind: DeadLetterKind, count: number) => void;
 
   constructor(private readonly options: KafkaBatchServerOptions) {
     super();
@@ -211,7 +222,8 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
         storeDeadLetters((messages) => deadLetters.send({ topic: contract.deadLetterTopic, acks: -1, messages }), letters, (send) => retrying(send, `${where}: dead-lettering`, deps), warn);
       if (refused.length > 0) {
         await store(refused);
-        for (const r of refused) this.options.logger.error(`${consumerName}: message ${r.source} is invalid (${r.reason}); sent to ${contract.deadLetterTopic}`);
+        for (const r of refused) this.options.logger.error(`${consumerName}: message ${r.source} is invalid (${r.reason}); sent to ${contract.deadLetterTopic}${DEAD_LETTER_HINT}`);
+        this.onDeadLetters?.('invalid', refused.length);
       }
       if (valid.length > 0) {
         const quarantined = await handleWithQuarantine(valid, traces, sources, where, deps, {
@@ -223,7 +235,8 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
             return letter;
           },
         });
-        for (const q of quarantined) this.options.logger.error(`${consumerName}: message ${q.source} was quarantined (${q.reason}); sent to ${contract.deadLetterTopic}`);
+        for (const q of quarantined) this.options.logger.error(`${consumerName}: message ${q.source} was quarantined (${q.reason}); sent to ${contract.deadLetterTopic}${DEAD_LETTER_HINT}`);
+        if (quarantined.length > 0) this.onDeadLetters?.('quarantined', quarantined.length);
       }
       resolveOffset(offsets.last);
       commits.add(topic, partition, offsets.last);

@@ -33,3 +33,16 @@ describe('gauges read at scrape time (Metrics.scrapedGauge)', () => {
     expect([samples(text, 't_labelled'), samples(text, 't_plain')]).toEqual([[], []]);
   });
 });
+
+describe('dead-lettered cash-ins (Metrics.deadLetterObserver)', () => {
+  it('serves a counter per group and reason from 0, and counts what the transport tells it', async () => {
+    const metrics = new Metrics('test');
+    const observe = metrics.deadLetterObserver('pix-notifier');
+    expect(samples(await metrics.text(), 'pix_cash_in_dead_letters_total')).toEqual([
+      'pix_cash_in_dead_letters_total{group="pix-notifier",reason="invalid",service="test"} 0',
+      'pix_cash_in_dead_letters_total{group="pix-notifier",reason="quarantined",service="test"} 0',
+    ]);
+    observe('invalid', 3);
+    expect(samples(await metrics.text(), 'pix_cash_in_dead_letters_total')[0]).toBe('pix_cash_in_dead_letters_total{group="pix-notifier",reason="invalid",service="test"} 3');
+  });
+});

@@ -28,6 +28,7 @@ export class Metrics {
   readonly tokensRefused: Counter<'error'>;
   readonly rateLimitRefusals: Counter<'limit'>;
   readonly cashInsUnowned: Counter<string>;
+  readonly cashInDeadLetters: Counter<'group' | 'reason'>;
   private readonly collectErrors: Counter<'collector'>;
 
   constructor(service: string) {
@@ -44,6 +45,7 @@ export class Metrics {
     this.tokensRefused = new Counter({ name: 'pix_oauth_tokens_refused_total', help: 'Token requests refused, by OAuth2 error code.', labelNames: ['error'], registers: r });
     this.rateLimitRefusals = new Counter({ name: 'pix_rate_limit_refusals_total', help: 'Requests refused with 429, by limit (client or address).', labelNames: ['limit'], registers: r });
     this.cashInsUnowned = new Counter({ name: 'pix_cash_ins_unowned_total', help: 'Cash-ins recorded to a Pix key no receiver here owns (settling nothing): normal for another deployment sharing the broker.', registers: r });
+    this.cashInDeadLetters = new Counter({ name: 'pix_cash_in_dead_letters_total', help: 'Cash-ins a consumer group sent to the dead-letter topic, by reason (invalid: the contract refused it; quarantined: the handler kept failing on it while its dependencies answered). Each is money received that this group neither settles nor notifies until replayed.', labelNames: ['group', 'reason'], registers: r });
     this.collectErrors = new Counter({ name: 'pix_metrics_collect_errors_total', help: 'Scrape-time reads that failed (the series is left empty for that scrape).', labelNames: ['collector'], registers: r });
   }
 
@@ -54,6 +56,15 @@ export class Metrics {
    */
   scrapedGauge(name: string, help: string, labelNames: string[], read: () => Promise<GaugeSample[]> | GaugeSample[], timeoutMs = 2000): void {
     new ScrapedGauge(name, help, labelNames, read, timeoutMs, this.collectErrors, this.registry);
+  }
+
+  /**
+   * The transport's dead-letter observer (KafkaBatchServer.onDeadLetters) for one consumer group.
+   * Its series start at 0, so an alert on increase() also sees the first dead letter.
+   */
+  deadLetterObserver(group: string): (reason: 'invalid' | 'quarantined', count: number) => void {
+    for (const reason of ['invalid', 'quarantined']) this.cashInDeadLetters.inc({ group, reason }, 0);
+    return (reason, count) => this.cashInDeadLetters.inc({ group, reason }, count);
   }
 
   /** The append hook the event store's callers are wrapped with. */

@@ -42,6 +42,7 @@ export function installApiMetrics(app: NestFastifyApplication, config: AppConfig
   });
 
   app.get(SettleCashIn, { strict: false }).unowned.observe = () => metrics.cashInsUnowned.inc();
+  for (const server of app.get(CashInWiring, { strict: false }).servers) server.onDeadLetters = metrics.deadLetterObserver(server.groupId);
 
   const store = app.get<EventStore>(EVENT_STORE);
   const projections = app.get<Projections>(PROJECTIONS);
