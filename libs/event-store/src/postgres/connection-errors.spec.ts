@@ -12,6 +12,10 @@ describe('isConnectionError', () => {
     ['admin shutdown', withCode('57P01', 'terminating connection due to administrator command')],
     ['starting up', withCode('57P03', 'the database system is starting up')],
     ['connection exception class', withCode('08006')],
+    // Refused at connect (an operator audit got 500s for each): ALLOW_CONNECTIONS false, a renamed database, a rotated password.
+    ['database not accepting connections', Object.assign(withCode('55000', 'database "pix" is not currently accepting connections'), { routine: 'CheckMyDatabase' })],
+    ['database gone', withCode('3D000', 'database "pix" does not exist')],
+    ['password refused', withCode('28P01', 'password authentication failed for user "pix"')],
     ['all addresses refused', Object.assign(new AggregateError([withCode('ECONNREFUSED')]), {})],
     ['wrapped', new Error('outer', { cause: withCode('ECONNREFUSED') })],
   ])('%s is a connection error', (_, error) => expect(isConnectionError(error)).toBe(true));
@@ -19,6 +23,7 @@ describe('isConnectionError', () => {
   it.each([
     ['unique violation', withCode('23505')],
     ['syntax error', withCode('42601')],
+    ['a query in the wrong state (55000 elsewhere)', Object.assign(withCode('55000'), { routine: 'currval_oid' })],
     ['plain bug', new TypeError('x is undefined')],
     ['not an error', 'ECONNREFUSED'],
     ['nothing', undefined],

@@ -9,6 +9,13 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT
 /** SQLSTATEs: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections. */
 const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
 
+/**
+ * Refusals of a new connection: invalid authorization (class 28: a rotated password), a database
+ * renamed or dropped (3D000), and one an operator closed (`ALLOW_CONNECTIONS false`: 55000, which
+ * elsewhere means a query in the wrong state, so only from the connect check `CheckMyDatabase`).
+ */
+const isConnectRefusal = (code: string, routine: unknown) => code.startsWith('28') || code === '3D000' || (code === '55000' && routine === 'CheckMyDatabase');
+
 /** Messages pg and pg-pool give without a code. */
 const MESSAGES = [
   /^Connection terminated/i, // 'Connection terminated unexpectedly', '... due to connection timeout'
@@ -28,9 +35,9 @@ const ESDB_TYPES = new Set(['unavailable', 'deadline-exceeded', 'cancelled', 'ti
 
 export function isConnectionError(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 5) return false;
-  const { code, message, errors, cause, type } = error as { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown; type?: unknown };
+  const { code, message, errors, cause, type, routine } = error as { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown; type?: unknown; routine?: unknown };
   if (typeof type === 'string' && ESDB_TYPES.has(type) && '_raw' in error) return true;
-  if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08'))) return true;
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08') || isConnectRefusal(code, routine))) return true;
   if (typeof message === 'string' && MESSAGES.some((m) => m.test(message))) return true;
   // Node's AggregateError when a host name resolves to several addresses, all refused.
   if (Array.isArray(errors) && errors.some((e) => isConnectionError(e, depth + 1))) return true;
