@@ -16,3 +16,4 @@ export * from './empty-settings';
 export * from './graceful-shutdown';
 export * from './listen';
 export * from './misspelt-settings';
+export * from './failure-streak';

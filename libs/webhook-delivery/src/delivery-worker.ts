@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
+import { FailureStreak } from '@pix/observability';
 import { claimDue, type ClaimedNotification } from './claim';
 import { resolveDeliveryConfig, type DeliveryConfig, type ResolvedDeliveryConfig } from './config';
 import { HttpSender } from './http-sender';
@@ -50,6 +51,8 @@ export class DeliveryWorker {
   /** This worker's number on its leases, and its mark of life (lease-owner.ts). */
   private readonly owner: LeaseOwner;
   private readonly upkeep: WorkerUpkeep;
+  /** Claims fail once per poll while the database is away: logged as a streak, not a line each. */
+  private readonly claimFailures = new FailureStreak('webhook delivery: claim');
 
   constructor(
     private readonly pool: Pool,
@@ -155,8 +158,11 @@ export class DeliveryWorker {
       if (free > 0) {
         try {
           claimed = this.dispatch(await this.reserving(free, () => claimDue(this.pool, this.claimRequest(this.clock.now(), free))));
+          const resumed = this.claimFailures.succeeded();
+          if (resumed) this.logger.log(resumed);
         } catch (error) {
-          this.logger.error(`webhook delivery: claim failed: ${(error as Error).message}`);
+          const line = this.claimFailures.failed((error as Error).message);
+          if (line) this.logger.error(line);
         }
       }
       // A full batch suggests more is due: go again at once; otherwise wait for a poll or a slot.

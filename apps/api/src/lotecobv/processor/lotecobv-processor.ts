@@ -6,6 +6,7 @@ import { loteKeyOf, pendingSolicitacoes, solicitacaoLoteProjection, type Solicit
 import type { AppConfig } from '../../config/config';
 import type { Projections } from '../../infrastructure/projections';
 import { CLOCK, CONFIG, EVENT_STORE, LOCATION_IDS, PROJECTIONS, READ_DB, RECEIVER_DIRECTORY } from '../../infrastructure/tokens';
+import { FailureStreak } from '@pix/observability';
 import { mapWithConcurrency } from '../../shared/map-with-concurrency';
 import type { Clock, LocationIds, ReceiverDirectory } from '../../shared/ports';
 import { confirmClaim } from '../../loc/claimed-location';
@@ -93,14 +94,16 @@ export class LoteCobVProcessor implements OnApplicationBootstrap, OnApplicationS
   }
 
   private async run(): Promise<void> {
-    // Rounds failed in a row: a database outage fails one a second, and its stack says nothing new after the first.
-    let failures = 0;
+    // A database outage fails a round a second: its first failure (with the stack), then the count once a minute.
+    const failures = new FailureStreak('batch processing');
+    let first = true;
     while (this.running) {
       try {
         this.woken = false;
         const pending = await pendingSolicitacoes(this.db, PER_BATCH, PER_ROUND);
-        if (failures > 0) this.logger.log(`batch processing resumed after ${failures} failed rounds`);
-        failures = 0;
+        const resumed = failures.succeeded();
+        if (resumed) this.logger.log(resumed);
+        first = true;
         if (pending.length === 0) {
           await this.idle(1000);
           continue;
@@ -119,9 +122,9 @@ export class LoteCobVProcessor implements OnApplicationBootstrap, OnApplicationS
         if (last !== undefined) await this.projections.waitFor([solicitacaoLoteProjection.name], last, 30_000);
         await this.progress.report(pending);
       } catch (error) {
-        failures += 1;
-        const detail = error instanceof Error ? (failures === 1 ? error.stack : error.message) : String(error);
-        this.logger.error(`batch processing failed (round ${failures} in a row); retrying in 1 s: ${detail}`);
+        const line = failures.failed(error instanceof Error ? (first ? String(error.stack) : error.message) : String(error));
+        first = false;
+        if (line) this.logger.error(line);
         await this.idle(1000);
       }
     }
