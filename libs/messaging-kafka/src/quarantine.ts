@@ -43,10 +43,17 @@ export async function handleWithQuarantine<T>(valid: T[], traces: (CashInTrace |
       } catch (error) {
         if (!(error instanceof GaveUp)) throw error;
         // Poison only if it fails between two probes that find the dependencies up: a failure
-        // from just before an outage ended is not the message's.
-        if (!(await healthy(steps))) continue;
+        // from just before an outage ended is not the message's. While they are down, wait for
+        // them with the capped backoff rather than five fresh attempts (and a stack) every 3 s.
+        if (!(await healthy(steps))) {
+          await waitForDependencies(steps, alone, deps);
+          continue;
+        }
         if (await steps.run([valid[i]], [traces[i]]).then(() => true, () => false)) break;
-        if (!(await healthy(steps))) continue;
+        if (!(await healthy(steps))) {
+          await waitForDependencies(steps, alone, deps);
+          continue;
+        }
         quarantined.push(await steps.deadLetter(sources[i], `the handler failed ${ISOLATE_AFTER + 1} times on this message alone while its dependencies answered: ${error.message}`));
         break;
       }
@@ -56,3 +63,18 @@ export async function handleWithQuarantine<T>(valid: T[], traces: (CashInTrace |
 }
 
 const healthy = (steps: QuarantineSteps<unknown>) => steps.healthy().catch(() => false);
+
+/** Until the handler's dependencies answer (retrying's backoff, capped at 30 s, with heartbeats). */
+const waitForDependencies = (steps: QuarantineSteps<unknown>, what: string, deps: RetryDeps) =>
+  retrying(
+    async () => {
+      if (!(await healthy(steps))) throw new DependenciesDown('the database or the event store does not answer');
+    },
+    `${what}: waiting for its dependencies`,
+    deps,
+  );
+
+/** A probe that failed: nothing new in its stack. */
+class DependenciesDown extends Error {
+  override stack = undefined;
+}

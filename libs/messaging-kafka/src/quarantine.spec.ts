@@ -1,0 +1,32 @@
+import type { KafkaMessage } from 'kafkajs';
+import { handleWithQuarantine } from './quarantine';
+
+// An operator audit (2026-11-28) closed the database for 24 s with one slice in hand: the message
+// tried alone restarted its five attempts every 3 s while the probe failed, with a stack each
+// time (32 error lines, 8 stacks; a 10-minute outage ~800 lines per partition in hand).
+jest.setTimeout(30_000);
+
+describe('handleWithQuarantine through an outage', () => {
+  it('waits for the dependencies with a growing pause, the stack once per stage, and dead-letters nothing', async () => {
+    const lines: string[] = [];
+    const deps = { logger: { error: (m: string) => void lines.push(m) }, stopped: () => false, heartbeat: async () => undefined };
+    const downUntil = Date.now() + 9_000;
+    const down = () => Date.now() < downUntil;
+    const handled: string[] = [];
+    const message = { offset: '8' } as KafkaMessage;
+    const quarantined = await handleWithQuarantine(['a'], [undefined], [message], 'g: t/0/8-8', deps, {
+      run: async (batch) => {
+        if (down()) throw new Error('database "pix" is not currently accepting connections');
+        handled.push(...batch);
+      },
+      healthy: async () => !down(),
+      deadLetter: async () => {
+        throw new Error('no dead letter during an outage');
+      },
+    });
+    expect(quarantined).toEqual([]);
+    expect(handled).toEqual(['a']);
+    expect(lines.filter((l) => l.includes('\n    at ')).length).toBeLessThanOrEqual(2);
+    expect(lines.length).toBeLessThanOrEqual(16);
+  });
+});
