@@ -31,8 +31,8 @@ export function installAccessLog(fastify: FastifyInstance, options: AccessLogOpt
   fastify.addHook('onResponse', (request, reply, done) => {
     // At LOG_LEVEL=warn nobody reads the line: do not build it (a few µs on every request).
     if (!writes()) return done();
-    // Load balancers poll health every few seconds: only a failing check is worth a line.
-    if (reply.statusCode < 300 && (/^\/health(\/ready|\/live)?\/?$/.test(request.url.split('?')[0]) || options.quietWhenOk?.(request))) return done();
+    // Load balancers poll health and Prometheus scrapes metrics every few seconds: only a failure is worth a line.
+    if (reply.statusCode < 300 && (/^\/(health(\/ready|\/live)?|metrics)\/?$/.test(request.url.split('?')[0]) || options.quietWhenOk?.(request))) return done();
     const clientId = options.clientOf?.(request);
     const receiverId = options.receiverOf?.(request);
     const durationMs = Math.round(reply.elapsedTime * 10) / 10;
