@@ -46,3 +46,13 @@ describe('dead-lettered cash-ins (Metrics.deadLetterObserver)', () => {
     expect(samples(await metrics.text(), 'pix_cash_in_dead_letters_total')[0]).toBe('pix_cash_in_dead_letters_total{group="pix-notifier",reason="invalid",service="test"} 3');
   });
 });
+
+describe('delivery outcomes where webhooks are delivered (installOutboxMetrics)', () => {
+  it('serves every outcome from 0, so an alert on increase() sees the first notification that dies', async () => {
+    const metrics = new Metrics('test');
+    installOutboxMetrics(metrics, async () => ({ pending: 0, dead: 0, inFlight: 0, oldestPendingAgeMs: null }));
+    expect(samples(await metrics.text(), 'pix_webhook_delivery_attempts_total')).toEqual(
+      ['delivered', 'retry', 'dead', 'lease_lost'].map((outcome) => `pix_webhook_delivery_attempts_total{outcome="${outcome}",service="test"} 0`),
+    );
+  });
+});

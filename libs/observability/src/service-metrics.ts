@@ -19,6 +19,9 @@ export function installOutboxMetrics(metrics: Metrics, stats: () => Promise<Outb
   gauge('pix_webhook_notifications_pending', 'Notifications waiting to be delivered (including those in flight).', (s) => s.pending);
   gauge('pix_webhook_notifications_in_flight', 'Notifications whose delivery request is in flight now.', (s) => s.inFlight);
   gauge('pix_webhook_notifications_dead', 'Notifications whose retry schedule ran out (kept for a resend).', (s) => s.dead);
+  // From 0: a series that appears only with its first sample hides that sample from increase(),
+  // and the first notification to die after a restart raised no alert (an operator audit).
+  for (const outcome of ['delivered', 'retry', 'dead', 'lease_lost']) metrics.deliveryAttempts.inc({ outcome }, 0);
   gauge('pix_webhook_oldest_pending_age_seconds', 'Age of the oldest undelivered notification (0 when none): a stalled sender shows here.', (s) => (s.oldestPendingAgeMs ?? 0) / 1000);
 }
 
