@@ -29,6 +29,7 @@ export class Metrics {
   readonly rateLimitRefusals: Counter<'limit'>;
   readonly cashInsUnowned: Counter<string>;
   readonly cashInDeadLetters: Counter<'group' | 'reason'>;
+  readonly cashInsUnsettled: Counter<'reason'>;
   private readonly collectErrors: Counter<'collector'>;
 
   constructor(service: string) {
@@ -45,6 +46,7 @@ export class Metrics {
     this.tokensRefused = new Counter({ name: 'pix_oauth_tokens_refused_total', help: 'Token requests refused, by OAuth2 error code.', labelNames: ['error'], registers: r });
     this.rateLimitRefusals = new Counter({ name: 'pix_rate_limit_refusals_total', help: 'Requests refused with 429, by limit (client or address).', labelNames: ['limit'], registers: r });
     this.cashInsUnowned = new Counter({ name: 'pix_cash_ins_unowned_total', help: 'Cash-ins recorded to a Pix key no receiver here owns (settling nothing): normal for another deployment sharing the broker.', registers: r });
+    this.cashInsUnsettled = new Counter({ name: 'pix_cash_ins_unsettled_total', help: 'New Pix naming a charge (txid) of their receiver that concluded nothing, by reason: no_charge (none here), charge_concluded (paid again), charge_removed (paid after removal).', labelNames: ['reason'], registers: r });
     this.cashInDeadLetters = new Counter({ name: 'pix_cash_in_dead_letters_total', help: 'Cash-ins a consumer group sent to the dead-letter topic, by reason (invalid: the contract refused it; quarantined: the handler kept failing on it while its dependencies answered). Each is money received that this group neither settles nor notifies until replayed.', labelNames: ['group', 'reason'], registers: r });
     this.collectErrors = new Counter({ name: 'pix_metrics_collect_errors_total', help: 'Scrape-time reads that failed (the series is left empty for that scrape).', labelNames: ['collector'], registers: r });
   }

@@ -13,6 +13,7 @@ import type { Readiness } from '../health/readiness';
 import type { Projections } from '../infrastructure/projections';
 import { CashInWiring } from '../messaging/cash-in-wiring';
 import { SettleCashIn } from '../settlement/settle-cash-in';
+import { UNSETTLED_REASONS } from '../settlement/unsettled-cash-ins';
 import { projectionLags } from './projection-lag';
 
 const OAUTH_ERRORS = new Set(['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope']);
@@ -41,7 +42,11 @@ export function installApiMetrics(app: NestFastifyApplication, config: AppConfig
     if (reply.statusCode === 429) metrics.rateLimitRefusals.inc({ limit: authContextOf(request) ? 'client' : 'address' });
   });
 
-  app.get(SettleCashIn, { strict: false }).unowned.observe = () => metrics.cashInsUnowned.inc();
+  const settle = app.get(SettleCashIn, { strict: false });
+  settle.unowned.observe = () => metrics.cashInsUnowned.inc();
+  // From 0, so an alert on increase() sees the first.
+  for (const reason of UNSETTLED_REASONS) metrics.cashInsUnsettled.inc({ reason }, 0);
+  settle.unsettled.observe = (reason) => metrics.cashInsUnsettled.inc({ reason });
   for (const server of app.get(CashInWiring, { strict: false }).servers) server.onDeadLetters = metrics.deadLetterObserver(server.groupId);
 
   const store = app.get<EventStore>(EVENT_STORE);

@@ -9,6 +9,7 @@ import { CLOCK, EVENT_STORE, PROJECTIONS, RECEIVER_DIRECTORY } from '../infrastr
 import type { Clock, ReceiverDirectory } from '../shared/ports';
 import { cobvStream, pixStream } from '../shared/streams';
 import { UnownedCashIns } from './unowned-cash-ins';
+import { UnsettledCashIns } from './unsettled-cash-ins';
 
 /** Charges settled at once within a batch: each lane holds at most one pool connection at a time. */
 const SETTLEMENT_LANES = 16;
@@ -24,6 +25,7 @@ const SETTLEMENT_LANES = 16;
 export class SettleCashIn implements OnModuleDestroy {
   private readonly logger = new Logger('Settlement');
   readonly unowned = new UnownedCashIns(this.logger);
+  readonly unsettled = new UnsettledCashIns(this.logger);
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -105,7 +107,7 @@ export class SettleCashIn implements OnModuleDestroy {
       if (settled.position) {
         last = settled.position;
         withCorrelationId(correlationId, () => this.logger.log(`cobv ${recebedorId}/${txid} CONCLUIDA by Pix ${first.endToEndId} (${first.valor})`));
-      }
+      } else if (recorded.position) this.unsettled.record(recebedorId, first, settled.state, correlationId); // a new Pix only: a redelivery is not counted again
     }
     if (last) await this.projections.waitFor([pixProjection.name, cobvProjection.name], last);
   }
