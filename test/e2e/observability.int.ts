@@ -80,7 +80,7 @@ describe('production logs and metrics', () => {
     const text = (await metricsText()) + notifierText;
     const dashboard = readFileSync(path.join(__dirname, '../../docker/grafana/pix-dashboard.json'), 'utf8');
     const alerts = parse(readFileSync(path.join(__dirname, '../../docker/prometheus/alerts.yml'), 'utf8')) as { groups: { rules: { alert: string; expr: string }[] }[] };
-    expect(alerts.groups[0].rules.map((r) => r.alert)).toEqual(expect.arrayContaining(['PixProjectionLagging', 'PixOldestNotificationPending', 'PixDeadNotifications', 'PixHttp5xxRate', 'PixDependencyDown']));
+    expect(alerts.groups[0].rules.map((r) => r.alert)).toEqual(expect.arrayContaining(['PixProjectionLagging', 'PixOldestNotificationPending', 'PixDeadNotifications', 'PixHttp5xxRate', 'PixDependencyDown', 'PixInstanceDown', 'PixCashInsDeadLettered', 'PixCashInsForClosedCharges']));
     const used = new Set([...(dashboard + alerts.groups.flatMap((g) => g.rules.map((r) => r.expr)).join(' ')).matchAll(/\b((?:pix|process|nodejs)_[a-z0-9_]+)/g)].map((m) => m[1].replace(/_(bucket|sum|count)$/, '')));
     const exposed = new Set([...text.matchAll(/^# TYPE (\S+)/gm)].map((m) => m[1]));
     expect([...used].filter((name) => !exposed.has(name))).toEqual([]);
