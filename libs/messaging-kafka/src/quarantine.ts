@@ -1,6 +1,6 @@
 import type { KafkaMessage } from 'kafkajs';
 import type { CashInTrace } from '@pix/contracts';
-import { GaveUp, retrying, type RetryDeps } from './retrying';
+import { GaveUp, retrying, StoppedWhileRetrying, type RetryDeps } from './retrying';
 import type { DeadLetter } from './validated-batch';
 
 /** Failures of a whole slice before its messages are tried one at a time, and of one message alone before the dependencies are asked. */
@@ -44,7 +44,7 @@ export async function handleWithQuarantine<T>(valid: T[], traces: (CashInTrace |
         if (!(error instanceof GaveUp)) throw error;
         // Poison only if it fails between two probes that find the dependencies up: a failure
         // from just before an outage ended is not the message's. While they are down, wait for
-        // them with the capped backoff rather than five fresh attempts (and a stack) every 3 s.
+        // them (probed each second, told once a minute) rather than five fresh attempts (and a stack) every 3 s.
         if (!(await healthy(steps))) {
           await waitForDependencies(steps, alone, deps);
           continue;
@@ -64,17 +64,23 @@ export async function handleWithQuarantine<T>(valid: T[], traces: (CashInTrace |
 
 const healthy = (steps: QuarantineSteps<unknown>) => steps.healthy().catch(() => false);
 
-/** Until the handler's dependencies answer (retrying's backoff, capped at 30 s, with heartbeats). */
-const waitForDependencies = (steps: QuarantineSteps<unknown>, what: string, deps: RetryDeps) =>
-  retrying(
-    async () => {
-      if (!(await healthy(steps))) throw new DependenciesDown('the database or the event store does not answer');
-    },
-    `${what}: waiting for its dependencies`,
-    deps,
-  );
-
-/** A probe that failed: nothing new in its stack. */
-class DependenciesDown extends Error {
-  override stack = undefined;
+/**
+ * Until the handler's dependencies answer: probed each second (the message goes on within a
+ * second of an outage's end), said once and then once a minute, with heartbeats meanwhile.
+ */
+async function waitForDependencies(steps: QuarantineSteps<unknown>, what: string, deps: RetryDeps): Promise<void> {
+  const since = Date.now();
+  let said = since;
+  deps.logger.error(`${what}: the database or the event store does not answer; waiting for them (probed each second, said again once a minute)`);
+  while (!(await healthy(steps))) {
+    if (deps.stopped()) throw new StoppedWhileRetrying(`${what}: stopped while waiting for its dependencies, left for redelivery`);
+    if (Date.now() - said >= 60_000) {
+      said = Date.now();
+      deps.logger.error(`${what}: still waiting for the database or the event store after ${Math.round((said - since) / 1000)} s`);
+    }
+    for (const until = Date.now() + 1000; Date.now() < until && !deps.stopped(); ) {
+      await new Promise((r) => setTimeout(r, 100));
+      await deps.heartbeat().catch(() => undefined);
+    }
+  }
 }
