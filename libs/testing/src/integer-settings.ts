@@ -27,6 +27,12 @@ export function refusal(load: Load, env: Env): string | undefined {
   }
 }
 
+/** What `load` makes of `env`: its configuration, or its refusal (to compare two environments). */
+export const outcome = (load: Load, env: Env): unknown => refusal(load, env) ?? load(env);
+
+/** `env` without `name`: the setting unset. */
+export const without = (env: Env, name: string): Env => Object.fromEntries(Object.entries(env).filter(([k]) => k !== name));
+
 /**
  * The variables `load` reads from `base` that take a number: some plain decimal is accepted while
  * a word and a duration ("12s") are refused (which leaves out texts and durations, WEBHOOK_TIMEOUT).

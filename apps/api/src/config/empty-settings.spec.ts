@@ -1,14 +1,10 @@
 import { rmSync } from 'node:fs';
-import { refusal, variablesRead } from '@pix/testing';
+import { outcome, refusal, variablesRead, without } from '@pix/testing';
 import { loadAdminConfig, loadConfig, loadDeadLettersConfig } from './config';
 import { makePayloadKeyFiles, productionEnv } from './payload-keys.fixture';
 
 type Env = Record<string, string | undefined>;
 type Load = (env: Env) => unknown;
-
-/** What a load makes of env: its configuration, or its refusal. */
-const outcome = (load: Load, env: Env) => refusal(load, env) ?? load(env);
-const without = (env: Env, name: string): Env => Object.fromEntries(Object.entries(env).filter(([k]) => k !== name));
 
 // Every setting each loader reads, found by what it reads rather than listed by hand (ADR 18).
 describe('a setting set to the empty string is unset, in every loader', () => {

@@ -1,36 +1,29 @@
 import { Logger } from '@nestjs/common';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import type { PixRecebidoMessage } from '@pix/contracts';
-import { PostgresEventStore } from '@pix/event-store';
-import { createTestDatabase, type TestDatabase } from '@pix/testing';
-import { enableInlineProjections, inlineOn } from '@pix/read-models';
+import type { PostgresEventStore } from '@pix/event-store';
 import { AccessDirectory } from '../access/access-directory';
-import { LIVE_PROJECTIONS, Projections } from '../infrastructure/projections';
-import { migrateApiSchema } from '../infrastructure/schema';
+import { Projections } from '../infrastructure/projections';
 import { pixStream } from '../shared/streams';
 import { SettleCashIn } from './settle-cash-in';
+import { settlementStore } from './settlement-store.fixture';
 
 /** One Pix per endToEndId (ADR 7): a copy with other content is told in the log and changes nothing. */
 describe('SettleCashIn: the first copy of an endToEndId stands', () => {
-  let db: TestDatabase;
+  let fixture: Awaited<ReturnType<typeof settlementStore>>;
   let pool: Pool;
   let store: PostgresEventStore;
   const errors: string[] = [];
   const pix = (valor: string): PixRecebidoMessage => ({ versao: 1, endToEndId: 'E12345678202611271200abcdefghijk', chave: 'chave-de-ninguem', valor, horario: '2026-11-27T12:00:00.000Z' });
 
   beforeAll(async () => {
-    db = await createTestDatabase('settle_first_copy');
-    pool = new Pool({ connectionString: db.url, max: 4 });
-    await migrateApiSchema(pool);
-    store = await PostgresEventStore.create({ pool, listen: false });
-    await enableInlineProjections(store, pool, inlineOn(store, LIVE_PROJECTIONS));
+    fixture = await settlementStore('settle_first_copy');
+    ({ pool, store } = fixture);
     jest.spyOn(Logger.prototype, 'error').mockImplementation((m: unknown) => void errors.push(String(m)));
   });
   afterAll(async () => {
     jest.restoreAllMocks();
-    await store.close();
-    await pool.end();
-    await db.drop();
+    await fixture.close();
   });
 
   it('records a new Pix without a word, its redelivery likewise, and names a copy with another amount as ignored', async () => {

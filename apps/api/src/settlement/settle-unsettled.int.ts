@@ -1,31 +1,24 @@
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import type { PixRecebidoMessage } from '@pix/contracts';
-import { PostgresEventStore } from '@pix/event-store';
-import { createTestDatabase, type TestDatabase } from '@pix/testing';
-import { enableInlineProjections, inlineOn } from '@pix/read-models';
-import { LIVE_PROJECTIONS, Projections } from '../infrastructure/projections';
-import { migrateApiSchema } from '../infrastructure/schema';
+import type { PostgresEventStore } from '@pix/event-store';
+import { Projections } from '../infrastructure/projections';
 import type { ReceiverDirectory } from '../shared/ports';
 import { SettleCashIn } from './settle-cash-in';
+import { settlementStore } from './settlement-store.fixture';
 
 /** A new Pix naming a charge of its receiver that it does not conclude is counted (an operator audit found it silent). */
 describe('SettleCashIn: a Pix that settles nothing is counted', () => {
-  let db: TestDatabase;
+  let fixture: Awaited<ReturnType<typeof settlementStore>>;
   let pool: Pool;
   let store: PostgresEventStore;
   const pix: PixRecebidoMessage = { versao: 1, endToEndId: 'E12345678202611281200abcdefghijk', txid: 'semcobrancaaqui0000000000001', chave: 'k@example.com', valor: '10.00', horario: '2026-11-28T12:00:00.000Z' };
 
   beforeAll(async () => {
-    db = await createTestDatabase('settle_unsettled');
-    pool = new Pool({ connectionString: db.url, max: 4 });
-    await migrateApiSchema(pool);
-    store = await PostgresEventStore.create({ pool, listen: false });
-    await enableInlineProjections(store, pool, inlineOn(store, LIVE_PROJECTIONS));
+    fixture = await settlementStore('settle_unsettled');
+    ({ pool, store } = fixture);
   });
   afterAll(async () => {
-    await store.close();
-    await pool.end();
-    await db.drop();
+    await fixture.close();
   });
 
   it('counts a txid with no charge once, not again on a redelivery', async () => {
