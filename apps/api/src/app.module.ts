@@ -21,8 +21,9 @@ export class AppModule {
       module: AppModule,
       imports: [CqrsModule.forRoot(), InfrastructureModule.forRoot(options), AccessModule, CobVModule, LocModule, LoteCobVModule, WebhookModule, PayloadModule, CashInModule.forRoot(options.config.mode === 'local'), ...(options.config.mode === 'local' ? [SandboxDashboardModule] : [])],
       controllers: [HealthController],
-      // Guards run in this order: the rate limit needs the client the auth guard established.
-      providers: [{ provide: APP_GUARD, useClass: AuthGuard }, RateLimits, { provide: APP_GUARD, useClass: RateLimitGuard }],
+      // Guards run in this order: the rate limit needs the client the auth guard established. The
+      // auth guard is also a provider of its own: the hook that admits before the body uses it.
+      providers: [AuthGuard, { provide: APP_GUARD, useExisting: AuthGuard }, RateLimits, { provide: APP_GUARD, useClass: RateLimitGuard }],
     };
   }
 }

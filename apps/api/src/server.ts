@@ -6,7 +6,9 @@ import type { FastifyRequest } from 'fastify';
 import { AppLogger, correlationIdOf, installAccessLog, Metrics } from '@pix/observability';
 import { installHttpEdge, installStrictInput, SERVER_DEADLINES, withHttpEdge } from '@pix/http-edge';
 import { AppModule } from './app.module';
+import { installAdmissionBeforeBody } from './auth/admission-before-body';
 import { authContextOf } from './auth/auth-context';
+import { AuthGuard } from './auth/auth.guard';
 import { endpointProblem } from './http/endpoint-problems';
 import { ProblemFilter, sendProblem } from './http/problem.filter';
 import { hostnameOf, installLocalHostCheck } from './http/local-hosts';
@@ -83,6 +85,7 @@ export async function createApiApp(options: InfrastructureOptions): Promise<Nest
       ...(config.mode === 'local' ? { quietWhenOk: (request: FastifyRequest) => request.method === 'GET' && request.headers[DASHBOARD_POLL_HEADER] === '1' } : {}),
     });
   installApiMetrics(app, config, metrics);
+  installAdmissionBeforeBody(fastify, app.get(AuthGuard));
   installApiDocs(fastify, served, config);
   // The API speaks JSON only: any other media type (text, forms) is a 415 problem. Nest's own
   // parsers (which add forms) are off; JSON is read by the strict parser (duplicates, depth, NUL).

@@ -1,4 +1,5 @@
-import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import type { PixScope, Recebedor } from '@pix/domain';
 
 // The scope list lives in the domain (clients are granted subsets of it); re-exported here for controllers.
@@ -14,8 +15,15 @@ export interface AuthContext {
 export const SCOPES_KEY = 'pix:scopes';
 export const PUBLIC_KEY = 'pix:public';
 
-/** The scope (from the contract's `security` block) a route requires. */
-export const Scopes = (...scopes: PixScope[]) => SetMetadata(SCOPES_KEY, scopes);
+/** Where a scoped route's Fastify config names its scopes, for the check made before its body is read (admission-before-body.ts). */
+export const ROUTE_SCOPES = 'pixScopes';
+
+/**
+ * The scope (from the contract's `security` block) a route requires. The same list goes to the
+ * guard's metadata and to the route's Fastify config, so the guard knows a request the hook
+ * admitted by the list's identity.
+ */
+export const Scopes = (...scopes: PixScope[]) => applyDecorators(SetMetadata(SCOPES_KEY, scopes), RouteConfig({ [ROUTE_SCOPES]: scopes }));
 
 /** A route open without a token (health, token endpoint, local-only sandbox and operator routes). */
 export const Public = () => SetMetadata(PUBLIC_KEY, true);

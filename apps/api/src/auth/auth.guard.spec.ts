@@ -24,8 +24,10 @@ describe('auth guard', () => {
   const config = { auth: { certificateBoundTokens: false } } as any;
   const guard = new AuthGuard(new Reflector(), directory, signer, config);
   const headers: Record<string, string> = {};
-  const reply = { header: jest.fn() };
-  const request = { headers, method: 'GET', url: '/v2/x', routeOptions: { url: '/v2/x' }, raw: { socket: {} } } as any;
+  const reply = { header: jest.fn() } as any;
+  const newRequest = () => ({ headers, method: 'GET', url: '/v2/x', routeOptions: { url: '/v2/x' }, raw: { socket: {} } }) as any;
+  // A request is admitted once (the guard marks it): each test sends a new one.
+  let request = newRequest();
   const context = (handler: keyof Routes) =>
     ({ getHandler: () => Routes.prototype[handler], getClass: () => Routes, switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }) }) as unknown as ExecutionContext;
   const tokenOf = async (over: Record<string, unknown> = {}) =>
@@ -36,7 +38,20 @@ describe('auth guard', () => {
     config.auth.certificateBoundTokens = false;
     client = { clientId: 'erp', recebedorId: 'loja1', scopes: ['cobv.read'], enabled: true, generation: 1, secretHash: 'x' };
     delete headers.authorization;
-    delete request.auth;
+    request = newRequest();
+  });
+
+  it('does not check again a request admitted before its body was read, for the same route', async () => {
+    headers.authorization = `Bearer ${await tokenOf()}`;
+    await guard.admit(request, reply, Reflect.getMetadata('pix:scopes', Routes.prototype.scoped));
+    client.enabled = false; // what the guard would now refuse
+    await expect(guard.canActivate(context('scoped'))).resolves.toBe(true);
+    // Admitted for another list of scopes (another route), it is checked.
+    request = newRequest();
+    client.enabled = true;
+    await guard.admit(request, reply, ['cobv.read']);
+    client.enabled = false;
+    expect(await refusal('scoped')).toBeInstanceOf(UnauthorizedError);
   });
 
   it('lets @Public routes through without a token, and refuses a route with neither @Scopes nor @Public (fail closed)', async () => {
@@ -61,6 +76,7 @@ describe('auth guard', () => {
     await expect(guard.canActivate(context('scoped'))).resolves.toBe(true);
     expect(request.auth.scopes).toEqual(new Set(['cobv.read']));
     client.scopes = ['cobv.write'];
+    request = newRequest();
     const error = await refusal('scoped');
     expect((error as DomainError).kind).toBe('AcessoNegado');
   });

@@ -42,6 +42,17 @@ export class AuthGuard implements CanActivate {
       throw new DomainError('AcessoNegado', 'Esta rota não tem política de acesso configurada.');
     }
 
+    // Admitted before its body was read (admission-before-body.ts), for this very scope list.
+    if ((request as Admitted)[ADMITTED] === required) return true;
+    await this.admit(request, reply, required);
+    return true;
+  }
+
+  /**
+   * Admits a request to a route that requires `required`: sets its auth context, or throws the
+   * refusal (401 without a usable token, 403 without the scopes).
+   */
+  async admit(request: FastifyRequest, reply: FastifyReply, required: readonly string[]): Promise<void> {
     const header = request.headers.authorization;
     const token = bearerToken(header);
     if (token === undefined) throw missingToken(header);
@@ -53,7 +64,7 @@ export class AuthGuard implements CanActivate {
       throw new DomainError('AcessoNegado', `O token de acesso não tem o(s) escopo(s) exigido(s): ${missing.join(' ')}.`);
     }
     (request as { auth?: AuthContext }).auth = auth;
-    return true;
+    (request as Admitted)[ADMITTED] = required;
   }
 
   /** A route's @Public / @Scopes, read from its metadata once (decorators do not change at run time). */
@@ -90,6 +101,9 @@ export class AuthGuard implements CanActivate {
     return { clientId: client.clientId, recebedor, scopes: grantedScopes(client, claims.scope) };
   }
 }
+
+const ADMITTED = Symbol('admitted for scopes');
+type Admitted = { [ADMITTED]?: readonly string[] };
 
 interface RoutePolicy {
   isPublic: boolean;
