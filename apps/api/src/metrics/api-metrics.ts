@@ -14,6 +14,7 @@ import type { Projections } from '../infrastructure/projections';
 import { CashInWiring } from '../messaging/cash-in-wiring';
 import { SettleCashIn } from '../settlement/settle-cash-in';
 import { UNSETTLED_REASONS } from '../settlement/unsettled-cash-ins';
+import { BATCH_REQUEST_STATUSES, batchRequestCounts } from './batch-request-counts';
 import { projectionLags } from './projection-lag';
 
 const OAUTH_ERRORS = new Set(['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope']);
@@ -60,10 +61,10 @@ export function installApiMetrics(app: NestFastifyApplication, config: AppConfig
   metrics.scrapedGauge('pix_projection_lag_seconds', 'Age of the oldest event a read model has not applied yet (0 when caught up).', ['projection'], async () =>
     Object.entries(await readLags()).map(([projection, lag]) => ({ labels: { projection }, value: lag.seconds })),
   );
-  metrics.scrapedGauge('pix_batch_requests', 'Batch (lotecobv) creation requests by status: EM_PROCESSAMENTO pending, CRIADA and NEGADA decided.', ['status'], async () => {
-    const { rows } = await db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM rm_lotecobv_solicitacao GROUP BY status');
-    const counts = new Map(rows.map((r) => [r.status, r.n]));
-    return ['EM_PROCESSAMENTO', 'CRIADA', 'NEGADA'].map((status) => ({ labels: { status }, value: counts.get(status) ?? 0 }));
+  const batchRequests = batchRequestCounts(db);
+  metrics.scrapedGauge('pix_batch_requests', 'Batch (lotecobv) creation requests by status: EM_PROCESSAMENTO pending (at each scrape), CRIADA and NEGADA decided (recounted at most once a minute).', ['status'], async () => {
+    const counts = await batchRequests();
+    return BATCH_REQUEST_STATUSES.map((status) => ({ labels: { status }, value: counts[status] }));
   });
   // Readiness's own probes: the database, and Kafka where configured (the cluster, no group stuck joining).
   const readiness = app.get<Readiness>(READINESS);
