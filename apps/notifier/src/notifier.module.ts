@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Injectable, Logger, Module, Res, type DynamicM
 import { APP_GUARD } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
 import { isDraining } from '@pix/http-edge';
-import { withTimeout } from '@pix/observability';
+import { withCorrelationId, withTimeout } from '@pix/observability';
 import { Pool } from 'pg';
 import { EVENT_STORE_MIGRATIONS, EventStoreDbEventStore, migrate, PostgresEventStore, SNAPSHOTS_MIGRATION, type EventStore } from '@pix/event-store';
 import { OUTBOX_MIGRATIONS } from '@pix/webhook-delivery';
@@ -125,7 +125,7 @@ export class NotifierModule {
       kafka,
       groupId: config.groupId,
       topics: CASH_IN_CONTRACT,
-      logger: { log: (m) => kafkaLogger.log(m), warn: (m) => kafkaLogger.warn(m), error: (m) => kafkaLogger.error(m) },
+      logger: { log: (m) => kafkaLogger.log(m), warn: (m) => kafkaLogger.warn(m), error: (m, correlationId) => withCorrelationId(correlationId, () => kafkaLogger.error(m)) },
       prepare: () => ensureCashInTopics(kafka),
       healthy: dependenciesAnswer(pool, store),
     });

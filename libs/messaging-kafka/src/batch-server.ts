@@ -31,8 +31,11 @@ export interface KafkaBatchServerOptions {
   groupId: string;
   /** Every topic this server may consume, with its contract; it subscribes to those with a handler. */
   topics: Record<string, TopicContract>;
-  /** `warn` (else `error`): a dead letter stored without its value, too large for the dead-letter topic. */
-  logger: { log(m: string): void; error(m: string): void; warn?(m: string): void };
+  /**
+   * `warn` (else `error`): a dead letter stored without its value, too large for the dead-letter
+   * topic. `correlationId`: the message's own, on the line that reports it dead-lettered (ADR 17).
+   */
+  logger: { log(m: string): void; error(m: string, correlationId?: string): void; warn?(m: string): void };
   /** Run before each (re)join, e.g. creating the topics; a failure is retried with the join. */
   prepare?: () => Promise<void>;
   /** Most messages handed to one handler call (a fetched batch is cut in slices of this size). */
@@ -222,7 +225,7 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
         storeDeadLetters((messages) => deadLetters.send({ topic: contract.deadLetterTopic, acks: -1, messages }), letters, (send) => retrying(send, `${where}: dead-lettering`, deps), warn);
       if (refused.length > 0) {
         await store(refused);
-        for (const r of refused) this.options.logger.error(`${consumerName}: message ${r.source} is invalid (${r.reason}); sent to ${contract.deadLetterTopic}${DEAD_LETTER_HINT}`);
+        for (const r of refused) logger.error(`${consumerName}: message ${r.source} is invalid (${r.reason}); sent to ${contract.deadLetterTopic}${DEAD_LETTER_HINT}`, r.correlationId);
         this.onDeadLetters?.('invalid', refused.length);
       }
       if (valid.length > 0) {
@@ -235,7 +238,7 @@ export class KafkaBatchServer extends Server implements CustomTransportStrategy 
             return letter;
           },
         });
-        for (const q of quarantined) this.options.logger.error(`${consumerName}: message ${q.source} was quarantined (${q.reason}); sent to ${contract.deadLetterTopic}${DEAD_LETTER_HINT}`);
+        for (const q of quarantined) logger.error(`${consumerName}: message ${q.source} was quarantined (${q.reason}); sent to ${contract.deadLetterTopic}${DEAD_LETTER_HINT}`, q.correlationId);
         if (quarantined.length > 0) this.onDeadLetters?.('quarantined', quarantined.length);
       }
       resolveOffset(offsets.last);

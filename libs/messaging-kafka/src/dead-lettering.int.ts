@@ -33,6 +33,7 @@ const text = (headers: IHeaders | undefined) => Object.fromEntries(Object.entrie
   const dlt = `test.dlt-size.${run}.dlt`;
   const handled: string[] = [];
   const warnings: string[] = [];
+  const errors: { line: string; correlationId?: string }[] = [];
   const dead: Stored[] = [];
   let producer: Producer;
   let reader: Consumer;
@@ -50,7 +51,7 @@ const text = (headers: IHeaders | undefined) => Object.fromEntries(Object.entrie
     @Module({ controllers: [TestConsumer] })
     class TestModule {}
     const contract = { ...CASH_IN_CONTRACT[CASH_IN_TOPIC], deadLetterTopic: dlt };
-    const logger = { log: () => undefined, error: () => undefined, warn: (m: string) => void warnings.push(m) };
+    const logger = { log: () => undefined, error: (m: string, correlationId?: string) => void errors.push({ line: m, correlationId }), warn: (m: string) => void warnings.push(m) };
     const server = new KafkaBatchServer({ transportId, kafka, groupId: `test-dlt-size-${topic}`, topics: { [topic]: contract }, logger });
     const app: INestMicroservice = await NestFactory.createMicroservice(TestModule, { strategy: server, logger: false });
     await app.listen();
@@ -90,6 +91,7 @@ const text = (headers: IHeaders | undefined) => Object.fromEntries(Object.entrie
   beforeEach(() => {
     handled.length = 0;
     warnings.length = 0;
+    errors.length = 0;
     dead.length = 0;
   });
 
@@ -131,5 +133,7 @@ const text = (headers: IHeaders | undefined) => Object.fromEntries(Object.entrie
     await producer.send({ topic: topics[3], acks: -1, messages: [{ key: 'k', value: 'junk', headers }, cashIn(4)] });
     await consume(topics[3], () => handled.includes(endToEndIdOf(4)) && dead.length >= 1);
     expect(dead.map((d) => d.headers)).toEqual([{ ...headers, 'dlt-reason': 'not JSON', 'dlt-consumer': `test-dlt-size-${topics[3]}`, 'dlt-source': `${topics[3]}/0/0` }]);
+    // The line that reports it names the publisher's correlation id, as every line of that cash-in does (ADR 17).
+    expect(errors.filter((e) => e.line.includes(`${topics[3]}/0/0 is invalid`)).map((e) => e.correlationId)).toEqual(['req-junk']);
   });
 });

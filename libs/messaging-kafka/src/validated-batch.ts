@@ -57,7 +57,8 @@ export interface Where {
   consumerName: string;
 }
 
-export type DeadLetter = Message & { reason: string; source: string };
+/** `correlationId`: the refused message's own, named on the line that reports it. */
+export type DeadLetter = Message & { reason: string; source: string; correlationId?: string };
 
 /** Most characters of a `dlt-reason`: a reason that lists every unknown member of a message can be larger than the message. */
 export const MAX_REASON_CHARS = 1000;
@@ -70,7 +71,7 @@ export function deadLetterOf(message: KafkaMessage, reason: string, where: Where
   const source = `${where.topic}/${where.partition}/${message.offset}`;
   const capped = cappedReason(reason);
   const headers = { ...message.headers, 'dlt-reason': capped, 'dlt-consumer': where.consumerName, 'dlt-source': source };
-  return { key: message.key ?? null, value: message.value, headers, reason: capped, source };
+  return { key: message.key ?? null, value: message.value, headers, reason: capped, source, correlationId: traceOf(message)?.correlationId };
 }
 
 /** `reason`, or its first characters ending with an ellipsis and its full length, MAX_REASON_CHARS in all. */

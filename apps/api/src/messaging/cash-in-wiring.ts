@@ -4,7 +4,7 @@ import type { CashInTrace, PixRecebidoMessage } from '@pix/contracts';
 import type { EventStore } from '@pix/event-store';
 import { dependenciesAnswer, NotifierCore, NOTIFIER_INTAKE, type CashInPublisher, type OperatorOutbox } from '@pix/messaging';
 import type { KafkaBatchServer, KafkaCashInPublisher, KafkaLogs, TopicEnd } from '@pix/messaging-kafka';
-import { withTimeout } from '@pix/observability';
+import { withCorrelationId, withTimeout } from '@pix/observability';
 import { kafkaTransport } from './kafka-transport';
 import { unfinishedLocalCashIns } from './local-cash-in-recovery';
 import { InProcessCashInBus } from '@pix/messaging-local';
@@ -69,7 +69,7 @@ export class CashInWiring implements CashInPublisher, OnApplicationBootstrap, On
         kafka,
         groupId,
         topics: CASH_IN_CONTRACT,
-        logger: { log: (m) => kafkaLogger.log(m), warn: (m) => kafkaLogger.warn(m), error: (m) => kafkaLogger.error(m) },
+        logger: { log: (m) => kafkaLogger.log(m), warn: (m) => kafkaLogger.warn(m), error: (m, correlationId) => withCorrelationId(correlationId, () => kafkaLogger.error(m)) },
         prepare: async () => {
           await ensureCashInTopics(kafka);
           const end = await this.localStart?.end;
