@@ -9,7 +9,8 @@ jest.setTimeout(30_000);
 describe('handleWithQuarantine through an outage', () => {
   it('waits for the dependencies quietly, goes on within seconds of their return, and dead-letters nothing', async () => {
     const lines: string[] = [];
-    const deps = { logger: { error: (m: string) => void lines.push(m) }, stopped: () => false, heartbeat: async () => undefined };
+    const info: string[] = [];
+    const deps = { logger: { error: (m: string) => void lines.push(m), log: (m: string) => void info.push(m) }, stopped: () => false, heartbeat: async () => undefined };
     const downUntil = Date.now() + 9_000;
     const down = () => Date.now() < downUntil;
     const handled: string[] = [];
@@ -29,5 +30,7 @@ describe('handleWithQuarantine through an outage', () => {
     expect(handled).toEqual(['a']);
     expect(lines.filter((l) => l.includes('\n    at ')).length).toBeLessThanOrEqual(2);
     expect(lines.length).toBeLessThanOrEqual(16);
+    // The wait's end is said, so the operator who read "waiting" knows it is over.
+    expect(info).toEqual([expect.stringMatching(/^g: t\/0\/8-8: offset 8 alone: the database and the event store answer again after \d+ s; handling it again$/)]);
   });
 });

@@ -66,7 +66,8 @@ const healthy = (steps: QuarantineSteps<unknown>) => steps.healthy().catch(() =>
 
 /**
  * Until the handler's dependencies answer: probed each second (the message goes on within a
- * second of an outage's end), said once and then once a minute, with heartbeats meanwhile.
+ * second of an outage's end), said once, then once a minute, then when it is over, with
+ * heartbeats meanwhile.
  */
 async function waitForDependencies(steps: QuarantineSteps<unknown>, what: string, deps: RetryDeps): Promise<void> {
   const since = Date.now();
@@ -83,4 +84,5 @@ async function waitForDependencies(steps: QuarantineSteps<unknown>, what: string
       await deps.heartbeat().catch(() => undefined);
     }
   }
+  deps.logger.log?.(`${what}: the database and the event store answer again after ${Math.round((Date.now() - since) / 1000)} s; handling it again`);
 }

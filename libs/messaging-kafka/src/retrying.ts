@@ -1,5 +1,6 @@
 export interface RetryDeps {
-  logger: { error(m: string): void };
+  /** `log`: the line that says a wait is over. */
+  logger: { error(m: string): void; log?(m: string): void };
   /** Stop retrying (shutdown): the batch is left for redelivery. */
   stopped(): boolean;
   /** Keeps the consumer's group membership while a batch is retried (kafkajs's `heartbeat`). */
