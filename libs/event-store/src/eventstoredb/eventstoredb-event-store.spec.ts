@@ -16,6 +16,7 @@ import {
   type Position,
 } from '@eventstore/db-client';
 import { eventStoreContract } from '@pix/testing';
+import { isConnectionError } from '../postgres/connection-errors';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 import { comparePositions, decodePosition, encodePosition, fromEsdb, ORIGINAL_ID_KEY, toEsdbId, toEventData } from './mapping';
 
@@ -183,6 +184,31 @@ describe('EventStoreDB reads and appends of streams go to the leader (fake clien
     expect(appends.mock.calls.map((c) => c[2])).toEqual([expect.objectContaining({ requiresLeader: true })]);
     expect(reads.mock.calls.length).toBeGreaterThan(0);
     for (const call of reads.mock.calls) expect(call[1]).toMatchObject({ requiresLeader: true });
+    await store.close();
+  });
+});
+
+describe('EventStoreDB reads that never end (fake client: a read the server stops answering)', () => {
+  /** A read that delivers one event, then nothing more, ever; records whether it was cancelled. */
+  const stalled = () => {
+    const read = new Readable({ objectMode: true, read() {} }) as Readable & { cancel(): Promise<void>; cancelled: boolean };
+    read.cancelled = false;
+    read.cancel = async () => void (read.cancelled = true);
+    return read;
+  };
+
+  it.each(['readStream', 'readAll'] as const)('%s fails as a connection error past its deadline, and the call is cancelled', async (method) => {
+    const fake = new FakeEsdb();
+    const read = stalled();
+    const store = new EventStoreDbEventStore(fake as unknown as EventStoreDBClient, { readDeadlineMs: 50 });
+    jest.spyOn(fake, method).mockReturnValue(read as never);
+    const started = Date.now();
+    const outcome = method === 'readStream' ? store.readStream('s') : store.readAll({ maxCount: 10 });
+    const error = await outcome.then(() => undefined, (e: unknown) => e);
+    expect(error).toMatchObject({ code: 'ETIMEDOUT', message: expect.stringMatching(/took more than 50 ms; cancelled$/) });
+    expect(isConnectionError(error)).toBe(true); // answered 503 by the API, retried by consumers
+    expect(read.cancelled).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5_000);
     await store.close();
   });
 });

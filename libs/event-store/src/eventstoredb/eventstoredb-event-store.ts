@@ -49,6 +49,13 @@ export interface EventStoreDbEventStoreOptions {
    * a full stream read per such append). Default true: the port requires it. See appendToStream.
    */
   checkEventIdReuse?: boolean;
+  /**
+   * Most milliseconds a read (a stream, or one page of $all) may take (default 10,000, the
+   * client's own deadline for other calls). The client sets none on reads (it passes Infinity),
+   * so a server that stops answering mid-read held the request, and every command of that
+   * stream, with no end; past this the read fails as a connection error (503, retried later).
+   */
+  readDeadlineMs?: number;
 }
 
 export class EventStoreDbEventStore implements EventStore {
@@ -59,6 +66,7 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly pageSize: number;
   private readonly resubscribeDelayMs: number;
   private readonly checkEventIdReuse: boolean;
+  private readonly readDeadlineMs: number;
 
   constructor(
     private readonly client: EventStoreDBClient,
@@ -67,6 +75,7 @@ export class EventStoreDbEventStore implements EventStore {
     this.pageSize = options.readAllPageSize ?? 256;
     this.resubscribeDelayMs = options.resubscribeDelayMs ?? 1_000;
     this.checkEventIdReuse = options.checkEventIdReuse ?? true;
+    this.readDeadlineMs = options.readDeadlineMs ?? 10_000;
   }
 
   /** e.g. `esdb://localhost:2113?tls=false`. */
@@ -122,15 +131,15 @@ export class EventStoreDbEventStore implements EventStore {
       let last: GlobalPosition | undefined;
       // Read whole pages (bounded by maxCount) rather than breaking out of the iterator, which
       // would leave the gRPC call running.
-      for await (const resolved of this.client.readAll({ fromPosition: from, direction: FORWARDS, maxCount: page })) {
+      await drain(this.client.readAll({ fromPosition: from, direction: FORWARDS, maxCount: page }), this.readDeadlineMs, 'reading $all', (resolved) => {
         seen += 1;
         const e = resolved.event;
-        if (!e) continue;
+        if (!e) return;
         last = encodePosition(e.position);
         // fromPosition is inclusive: drop the checkpoint event itself (and anything before it).
-        if (floor !== undefined && comparePositions(last, floor) <= 0) continue;
+        if (floor !== undefined && comparePositions(last, floor) <= 0) return;
         if (!isSystemEvent(e) && out.length < maxCount) out.push(fromEsdb(e));
-      }
+      });
       if (out.length >= maxCount || seen < page || last === undefined) return out;
       floor = last;
       from = decodePosition(last);
@@ -214,13 +223,35 @@ export class EventStoreDbEventStore implements EventStore {
     // nothing (a stored write answered 500). A follower answers NotLeader and the client reconnects.
     const options: EsdbReadStreamOptions = { fromRevision: from, direction: FORWARDS, requiresLeader: true, ...(maxCount === undefined ? {} : { maxCount }) };
     try {
-      for await (const resolved of this.client.readStream(streamId, options)) {
+      await drain(this.client.readStream(streamId, options), this.readDeadlineMs, `reading stream ${streamId}`, (resolved) => {
         if (resolved.event) out.push(fromEsdb(resolved.event));
-      }
+      });
     } catch (err) {
       if (err instanceof Error && isCommandError(err) && err.type === ErrorType.STREAM_NOT_FOUND) return [];
       throw err;
     }
     return out;
   }
+}
+
+/**
+ * Runs `each` over a read's events, failing the read as a connection error (ETIMEDOUT) once
+ * `deadlineMs` have passed: the gRPC call is cancelled (a cancelled read would otherwise just end,
+ * as if the stream were shorter) and the stream destroyed with that error.
+ */
+async function drain<T>(stream: AsyncIterable<T> & { cancel(): Promise<void>; destroy(error?: Error): unknown }, deadlineMs: number, what: string, each: (item: T) => void): Promise<void> {
+  let expired: Error | undefined;
+  const timer = setTimeout(() => {
+    expired = Object.assign(new Error(`EventStoreDB: ${what} took more than ${deadlineMs} ms; cancelled`), { code: 'ETIMEDOUT' });
+    void stream.cancel().catch(() => undefined);
+    stream.destroy(expired);
+  }, deadlineMs);
+  try {
+    for await (const item of stream) each(item);
+  } catch (error) {
+    throw expired ?? error;
+  } finally {
+    clearTimeout(timer);
+  }
+  if (expired) throw expired;
 }
