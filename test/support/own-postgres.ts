@@ -13,6 +13,10 @@ export interface OwnPostgres {
   port: number;
   /** SIGKILL the postmaster and every backend, as `kill -9` of the server would; resolves once all are gone. */
   kill(): Promise<void>;
+  /** SIGSTOP the postmaster and every backend: a frozen server, whose kernel still accepts and acknowledges (a black hole). */
+  freeze(): void;
+  /** SIGCONT what freeze stopped. */
+  thaw(): void;
   /** Starts the server again on the same port and data (crash recovery); resolves once it accepts connections. */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -34,6 +38,14 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
         if (Date.now() > deadline) throw new Error(`PostgreSQL processes ${victims.filter(alive).join(', ')} survived SIGKILL`);
         await new Promise((r) => setTimeout(r, 20));
       }
+    },
+    freeze() {
+      const pid = postmasterPid();
+      for (const p of [pid, ...childrenOf(pid)]) signal(p, 'SIGSTOP');
+    },
+    thaw() {
+      const pid = postmasterPid();
+      for (const p of [pid, ...childrenOf(pid)]) signal(p, 'SIGCONT');
     },
     async restart() {
       server = await startEmbeddedPostgres({ dataDir, port });

@@ -32,6 +32,8 @@ export interface AppConfig extends ObservabilitySettings {
   loteConcurrency: number;
   /** /health/ready answers 503 while an asynchronous read model lags more than this (0: not checked). */
   readyMaxProjectionLagSeconds: number;
+  /** Most milliseconds a statement of the API may wait for PostgreSQL's answer (migrations excepted): past it, 503. */
+  databaseQueryTimeoutMs: number;
   /** Local mode's receiver (LOCAL_*), seeded at start-up; production receivers come from `npm run admin`. */
   recebedor?: Recebedor;
   /** Kafka for cash-ins; without it, local mode uses the in-process transport. */
@@ -98,6 +100,7 @@ export function loadConfig(given: Record<string, string | undefined>): AppConfig
   const loteMaxSolicitacoes = int('LOTECOBV_MAX_REQUESTS', 1000, 1, 100_000);
   const loteConcurrency = int('LOTECOBV_CONCURRENCY', 8, 1, 256);
   const readyMaxProjectionLagSeconds = int('READY_MAX_PROJECTION_LAG_SECONDS', 30, 0, 86_400);
+  const databaseQueryTimeoutMs = int('DATABASE_QUERY_TIMEOUT_MS', 30_000, 100, 3_600_000);
   const recebedor = local ? loadLocalRecebedor(env, problems) : undefined;
   const kafkaBrokers = loadKafkaBrokers(env, problems);
   // Production without a broker would never settle a charge: refused unless said on purpose (KAFKA_BROKERS=none).
@@ -132,6 +135,7 @@ export function loadConfig(given: Record<string, string | undefined>): AppConfig
     loteMaxSolicitacoes,
     loteConcurrency,
     readyMaxProjectionLagSeconds,
+    databaseQueryTimeoutMs,
     recebedor,
     kafkaBrokers,
     settlementGroupId,

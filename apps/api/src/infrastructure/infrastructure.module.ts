@@ -42,15 +42,19 @@ export class InfrastructureModule implements OnApplicationBootstrap, OnApplicati
         {
           provide: READ_DB,
           useFactory: () => {
-            // A connect that hangs (host gone, SYN dropped) fails after a bound, so the caller gets a 503, not a wait.
+            // A connect that hangs (host gone, SYN dropped) fails after a bound, so the caller gets a 503, not a wait;
+            // so does a statement PostgreSQL stops answering (a frozen server, a black-holed network: TCP
+            // noticed neither for many minutes, and every request waited with it). Its connection is dropped.
             // application_name: pg_stat_activity and the server's logs say which app a backend serves (a URL's own wins).
-            const pool = new Pool({ connectionString: options.databaseUrl, max: 30, connectionTimeoutMillis: 5000, keepAlive: true, application_name: 'pix-api' });
+            const pool = new Pool({ connectionString: options.databaseUrl, max: 30, connectionTimeoutMillis: 5000, query_timeout: config.databaseQueryTimeoutMs, keepAlive: true, application_name: 'pix-api' });
             pool.on('error', () => undefined); // a dropped idle connection is replaced on next use
             return pool;
           },
         },
         // All start-up DDL in one step under one lock: instances starting together take turns.
-        { provide: SCHEMA, inject: [READ_DB], useFactory: (pool: Pool) => migrateApiSchema(pool) },
+        // On a connection of its own, without the statement deadline: building an index on a large
+        // table, or waiting for another instance's migrations, takes as long as it takes.
+        { provide: SCHEMA, inject: [READ_DB], useFactory: () => withOwnConnection(options.databaseUrl, migrateApiSchema) },
         { provide: READINESS, useFactory: () => new Readiness() },
         {
           provide: EVENT_STORE,
@@ -85,5 +89,16 @@ export class InfrastructureModule implements OnApplicationBootstrap, OnApplicati
     await this.projections.stop();
     await this.store.close();
     await this.pool.end();
+  }
+}
+
+/** `work` on a one-connection pool of its own, ended afterwards. */
+async function withOwnConnection<T>(databaseUrl: string, work: (pool: Pool) => Promise<T>): Promise<T> {
+  const pool = new Pool({ connectionString: databaseUrl, max: 1, connectionTimeoutMillis: 5000, keepAlive: true, application_name: 'pix-api' });
+  pool.on('error', () => undefined);
+  try {
+    return await work(pool);
+  } finally {
+    await pool.end();
   }
 }

@@ -24,6 +24,7 @@ const MESSAGES = [
   /Client was closed and is not queryable/i,
   /Cannot use a pool after calling end on the pool/i,
   /^Failed to discover after \d+ attempts/, // @eventstore/db-client: no cluster node answered gossip
+  /^Query read timeout$/, // pg's query_timeout: the server stopped answering (its connection is dropped)
 ];
 
 /**

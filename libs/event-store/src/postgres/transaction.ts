@@ -1,5 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
 
+/** pg's error when a statement outlived the connection's `query_timeout`. */
+const QUERY_READ_TIMEOUT = 'Query read timeout';
+
 /**
  * Runs `work` in one transaction on one pooled connection; rolls back on any error.
  *
@@ -22,6 +25,9 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
     await client.query('COMMIT');
     return result;
   } catch (error) {
+    // A statement past its deadline (query_timeout) left the connection waiting for an answer that
+    // may never come: discarded at once, not kept for a ROLLBACK that would wait as long again.
+    if (!broken && error instanceof Error && error.message === QUERY_READ_TIMEOUT) broken = error;
     // A failed ROLLBACK leaves the connection in an unknown state: discard it.
     if (!broken) await client.query('ROLLBACK').catch((rollbackError: Error) => (broken ??= rollbackError));
     throw error;
