@@ -8,6 +8,8 @@ import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 // (503 ServicoIndisponivel, Retry-After: 2, no stack in the log) and 200 again once it is back.
 jest.setTimeout(90_000);
 
+const DEADLINE_MS = 1500;
+
 describe('notifier operator endpoints while the database is away', () => {
   let db: TestDatabase;
   let proxy: TcpProxy;
@@ -20,7 +22,7 @@ describe('notifier operator endpoints while the database is away', () => {
     const url = new URL(db.url);
     proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
     url.port = String(proxy.port);
-    notifier = await startNotifierProcess({ DATABASE_URL: url.toString(), KAFKA_BROKERS: brokers.join(','), NOTIFIER_PORT: String(await freePort()), NOTIFIER_GROUP_ID: 'ops-outage' }, false);
+    notifier = await startNotifierProcess({ DATABASE_URL: url.toString(), KAFKA_BROKERS: brokers.join(','), NOTIFIER_PORT: String(await freePort()), NOTIFIER_GROUP_ID: 'ops-outage', DATABASE_QUERY_TIMEOUT_MS: String(DEADLINE_MS) }, false);
   });
   afterAll(async () => {
     await notifier?.stop();
@@ -53,5 +55,20 @@ describe('notifier operator endpoints while the database is away', () => {
     let back = await stats();
     for (const deadline = Date.now() + 15_000; back.status !== 200 && Date.now() < deadline; back = await stats()) await new Promise((r) => setTimeout(r, 200));
     expect([back.status, back.body]).toEqual([200, expect.objectContaining({ dead: 0 })]);
+  });
+
+  // Contract audit (2026-11-28): a frozen database (or a black-holed network) held requests with
+  // no answer at all, the TCP connection still open; every statement now has a deadline.
+  it('answers 503 within the statement deadline while the database is frozen, 200 once it answers', async () => {
+    expect((await stats()).status).toBe(200);
+    proxy.freeze();
+    const started = Date.now();
+    const frozen = await stats().finally(() => proxy.thaw());
+    expect([frozen.status, frozen.retryAfter, frozen.body.type]).toEqual([503, '2', 'https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel']);
+    // The deadline, or a new connection's own bound (5 s) for a read that found none idle.
+    expect(Date.now() - started).toBeLessThan(DEADLINE_MS + 5000 + 3000);
+    let back = await stats();
+    for (const deadline = Date.now() + 15_000; back.status !== 200 && Date.now() < deadline; back = await stats()) await new Promise((r) => setTimeout(r, 200));
+    expect(back.status).toBe(200);
   });
 });

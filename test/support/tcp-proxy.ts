@@ -1,16 +1,25 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
-/** A TCP proxy a test can cut (the target "goes away": open connections reset, new ones refused) and restore on the same port. */
+/**
+ * A TCP proxy a test can cut (the target "goes away": open connections reset, new ones refused)
+ * and restore on the same port, or freeze (a black hole: connections stay open and new ones are
+ * accepted, but nothing passes either way, as with a frozen server or a partitioned network).
+ */
 export interface TcpProxy {
   port: number;
   cut(): Promise<void>;
   restore(): Promise<void>;
+  /** From now on nothing passes on the open connections, for good, nor on those accepted until thaw. */
+  freeze(): void;
+  thaw(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   let server: Server | undefined;
+  let frozen = false;
+  const holed = new WeakSet<Socket>();
   const listen = (port: number) =>
     new Promise<number>((resolve, reject) => {
       server = createServer((client) => {
@@ -20,7 +29,10 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
           s.on('close', () => sockets.delete(s));
           s.on('error', () => undefined);
         }
-        client.pipe(upstream).pipe(client);
+        if (frozen) holed.add(client);
+        // What arrives on a holed connection is dropped, both ways.
+        client.on('data', (chunk: Buffer) => void (holed.has(client) || upstream.write(chunk)));
+        upstream.on('data', (chunk: Buffer) => void (holed.has(client) || client.write(chunk)));
         client.on('close', () => upstream.destroy());
         upstream.on('close', () => client.destroy());
       });
@@ -35,5 +47,9 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       server = undefined;
     });
   const port = await listen(0);
-  return { port, cut, restore: async () => void (await listen(port)), close: cut };
+  const freeze = () => {
+    frozen = true;
+    for (const s of sockets) holed.add(s);
+  };
+  return { port, cut, restore: async () => void (await listen(port)), close: cut, freeze, thaw: () => void (frozen = false) };
 }

@@ -9,6 +9,8 @@ export interface NotifierConfig extends ObservabilitySettings {
   kafkaBrokers: string[];
   groupId: string;
   databaseUrl: string;
+  /** Most milliseconds a statement may wait for PostgreSQL's answer (start-up migrations excepted), as the API's. */
+  databaseQueryTimeoutMs: number;
   eventStoreConnectionString?: string;
   delivery: DeliveryConfig;
   /** Bearer token for the operator endpoints (/notifier/...); unset keeps them shut. */
@@ -27,6 +29,7 @@ export function loadNotifierConfig(given: Record<string, string | undefined>): N
   else for (const b of kafkaBrokers) if (!/^[A-Za-z0-9.-]+:\d+$/.test(b)) problems.push(`KAFKA_BROKERS: "${b}" is not host:port`);
   const databaseUrl = env.DATABASE_URL ?? '';
   if (!/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL is required: PostgreSQL keeps the notification outbox (and the events, without EventStoreDB)');
+  const databaseQueryTimeoutMs = readIntegerSetting(env, 'DATABASE_QUERY_TIMEOUT_MS', { fallback: 30_000, min: 100, max: 3_600_000 }, problems);
   // What was given: an empty group id is refused, not the default (loadConsumerGroupId).
   const groupId = loadConsumerGroupId(given, 'NOTIFIER_GROUP_ID', DEFAULT_NOTIFIER_GROUP_ID, problems);
   const delivery = loadDeliverySettings(env, problems);
@@ -45,6 +48,7 @@ export function loadNotifierConfig(given: Record<string, string | undefined>): N
     kafkaBrokers,
     groupId,
     databaseUrl,
+    databaseQueryTimeoutMs,
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,
     delivery,
     operatorToken,

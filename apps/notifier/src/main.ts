@@ -19,10 +19,10 @@ import {
   onShutdownSignals,
   recordingReads,
 } from '@pix/observability';
-import { assertPostgresReachable } from '@pix/event-store';
+import { assertPostgresReachable, migrate, withOwnPool } from '@pix/event-store';
 import { installNotifierMetrics } from './notifier-metrics';
 import { loadNotifierConfig, type NotifierConfig } from './config';
-import { KAFKA_STATE, NotifierModule, openEventStore, type KafkaState } from './notifier.module';
+import { KAFKA_STATE, NOTIFIER_MIGRATIONS, NotifierModule, openEventStore, type KafkaState } from './notifier.module';
 
 /** The webhook notifier: consumes cash-ins from Kafka and delivers them to registered webhooks. */
 async function main(): Promise<void> {
@@ -43,8 +43,11 @@ async function main(): Promise<void> {
   const listenOn = { port: config.port, host: config.host, portSetting: 'NOTIFIER_PORT' };
   await assertCanListen(listenOn);
   await assertPostgresReachable(config.databaseUrl);
-  // As the API's: a database that does not answer fails a request in 5 s (a 503) instead of holding it.
-  const pool = new Pool({ connectionString: config.databaseUrl, max: 20, connectionTimeoutMillis: 5000, keepAlive: true, application_name: 'pix-notifier' });
+  // Migrations first, on a connection of their own: without the statement deadline below.
+  await withOwnPool(config.databaseUrl, 'pix-notifier', (own) => migrate(own, NOTIFIER_MIGRATIONS));
+  // As the API's: a database that does not answer fails a request in 5 s (a 503) instead of holding
+  // it, and a statement it stops answering (frozen, black-holed) fails at the deadline, its connection dropped.
+  const pool = new Pool({ connectionString: config.databaseUrl, max: 20, connectionTimeoutMillis: 5000, query_timeout: config.databaseQueryTimeoutMs, keepAlive: true, application_name: 'pix-notifier' });
   pool.on('error', () => undefined);
   const store = await openEventStore(config, pool);
   const app = await NestFactory.create<NestFastifyApplication>(NotifierModule.forRoot(config, store, pool), new FastifyAdapter(withHttpEdge({})), {

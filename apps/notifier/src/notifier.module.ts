@@ -143,9 +143,12 @@ export class NotifierModule {
   }
 }
 
+/** The notifier's tables (migration ids shared with the API's): one schema step, under the one lock all DDL takes. */
+export const NOTIFIER_MIGRATIONS = [...EVENT_STORE_MIGRATIONS, SNAPSHOTS_MIGRATION, ...OUTBOX_MIGRATIONS];
+
 /** The event store the registrations are read from: EventStoreDB when configured, else PostgreSQL. */
 export async function openEventStore(config: NotifierConfig, pool: Pool): Promise<EventStore> {
-  // Start-up's one schema step (shared ids with the API's): under the one lock all DDL takes.
-  await migrate(pool, [...EVENT_STORE_MIGRATIONS, SNAPSHOTS_MIGRATION, ...OUTBOX_MIGRATIONS]);
+  // Start-up's one schema step (main.ts has run it on a connection of its own: then nothing to do).
+  await migrate(pool, NOTIFIER_MIGRATIONS);
   return config.eventStoreConnectionString ? EventStoreDbEventStore.fromConnectionString(config.eventStoreConnectionString) : PostgresEventStore.create({ pool, listen: false });
 }

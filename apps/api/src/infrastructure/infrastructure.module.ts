@@ -1,6 +1,6 @@
 import { Global, Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
-import { EventStoreDbEventStore, PostgresEventStore, PostgresSnapshotStore, type EventStore } from '@pix/event-store';
+import { EventStoreDbEventStore, PostgresEventStore, PostgresSnapshotStore, withOwnPool, type EventStore } from '@pix/event-store';
 import type { AppConfig } from '../config/config';
 import { systemClock, type Clock } from '../shared/ports';
 import { Readiness } from '../health/readiness';
@@ -54,7 +54,7 @@ export class InfrastructureModule implements OnApplicationBootstrap, OnApplicati
         // All start-up DDL in one step under one lock: instances starting together take turns.
         // On a connection of its own, without the statement deadline: building an index on a large
         // table, or waiting for another instance's migrations, takes as long as it takes.
-        { provide: SCHEMA, inject: [READ_DB], useFactory: () => withOwnConnection(options.databaseUrl, migrateApiSchema) },
+        { provide: SCHEMA, inject: [READ_DB], useFactory: () => withOwnPool(options.databaseUrl, 'pix-api', migrateApiSchema) },
         { provide: READINESS, useFactory: () => new Readiness() },
         {
           provide: EVENT_STORE,
@@ -92,13 +92,3 @@ export class InfrastructureModule implements OnApplicationBootstrap, OnApplicati
   }
 }
 
-/** `work` on a one-connection pool of its own, ended afterwards. */
-async function withOwnConnection<T>(databaseUrl: string, work: (pool: Pool) => Promise<T>): Promise<T> {
-  const pool = new Pool({ connectionString: databaseUrl, max: 1, connectionTimeoutMillis: 5000, keepAlive: true, application_name: 'pix-api' });
-  pool.on('error', () => undefined);
-  try {
-    return await work(pool);
-  } finally {
-    await pool.end();
-  }
-}

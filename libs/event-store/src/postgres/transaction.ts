@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from 'pg';
+import { Pool, type PoolClient } from 'pg';
 
 /** pg's error when a statement outlived the connection's `query_timeout`. */
 const QUERY_READ_TIMEOUT = 'Query read timeout';
@@ -34,5 +34,20 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
   } finally {
     client.release(broken ?? undefined);
     client.off('error', onError);
+  }
+}
+
+/**
+ * `work` on a one-connection pool of its own, ended afterwards: start-up migrations, which must
+ * not be bound by the apps' statement deadline (building an index on a large table, or waiting
+ * for another instance's migrations, takes as long as it takes).
+ */
+export async function withOwnPool<T>(connectionString: string, applicationName: string, work: (pool: Pool) => Promise<T>): Promise<T> {
+  const pool = new Pool({ connectionString, max: 1, connectionTimeoutMillis: 5000, keepAlive: true, application_name: applicationName });
+  pool.on('error', () => undefined);
+  try {
+    return await work(pool);
+  } finally {
+    await pool.end();
   }
 }
