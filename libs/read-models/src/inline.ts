@@ -10,10 +10,9 @@ import {
 } from '@pix/event-store';
 import { applyEvents } from './apply-batch';
 import { keysOf, relevantTo, type ProjectedEvent, type Projection } from './projection';
-import { projectionLockSql, readCheckpoint, writeCheckpoint } from './projection-runner';
+import { INLINE_CHECKPOINT, projectionLockSql, readCheckpoint, writeCheckpoint } from './projection-runner';
 
-/** The checkpoint of a read model kept inline: nothing to resume, every append writes it. */
-export const INLINE_CHECKPOINT = 'inline';
+export { INLINE_CHECKPOINT };
 
 /**
  * Events per page of the start-up catch-up. Small enough that a page, parsed, dies in V8's young

@@ -15,6 +15,28 @@ const SAVE_SKIPPED_EVERY = 5000;
 /** Every process runs the runner; a per-projection transaction lock makes them take turns. */
 export const projectionLockSql = `SELECT pg_advisory_xact_lock(hashtext('projection:' || $1))`;
 
+/** The checkpoint of a read model kept inline (ADR 14): nothing to resume, every append writes it. */
+export const INLINE_CHECKPOINT = 'inline';
+
+/**
+ * The projection's lock for work on its live table (start-up DDL, a replay's first step and its
+ * switch-over), with the table lock that work needs (`mode`) taken in the order its writers take
+ * theirs. An inline append locks the table when PostgreSQL plans its statement and takes the
+ * projection's lock (shared) only as it runs, so once the read model is inline the table comes
+ * first: the projection's lock first and then DDL or a rename deadlocked with any append planned
+ * in between, and PostgreSQL aborted one of the two (a PUT /cobv answered 500, or a replay or an
+ * instance's start-up failed; an audit, 2026-11-28). A runner (a read model not inline) takes the
+ * projection's lock before it writes the table, so there the projection's lock stays first.
+ * Whether the read model is inline changes only at a start-up, under these locks: read before them.
+ */
+export async function lockProjectionForTableWork(db: Pick<Pool, 'query'>, projection: Pick<Projection<unknown>, 'name' | 'table'>, mode: 'SHARE' | 'ACCESS EXCLUSIVE'): Promise<void> {
+  const { rows } = await db.query<{ live: boolean; checkpoints: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS live, to_regclass('projection_checkpoints') IS NOT NULL AS checkpoints`, [projection.table]);
+  // Before the first start nothing is inline yet (and the checkpoints table may not exist).
+  const inline = rows[0].live && rows[0].checkpoints && (await readCheckpoint(db, projection.name)) === INLINE_CHECKPOINT;
+  if (inline) await db.query(`LOCK TABLE ${projection.table} IN ${mode} MODE`);
+  await db.query(projectionLockSql, [projection.name]);
+}
+
 /**
  * A read model's table as a start-up migration. Repeatable: its shape is checked against the
  * code on every start (a stale table is dropped and rebuilt). It runs under the one schema lock
@@ -27,7 +49,7 @@ export function projectionMigration(projection: Projection<unknown>, onRebuilt?:
     id: `read-model:${projection.name}`,
     repeatable: true,
     up: async (client) => {
-      await client.query(projectionLockSql, [projection.name]);
+      await lockProjectionForTableWork(client, projection, 'SHARE');
       if (await ensureProjectionTable(client, projection)) onRebuilt?.();
     },
   };

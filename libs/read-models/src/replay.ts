@@ -1,10 +1,9 @@
 import type { Pool } from 'pg';
 import { inTransaction, type EventStore, type GlobalPosition } from '@pix/event-store';
 import { applyEvents } from './apply-batch';
-import { projectionLockSql, readCheckpoint, writeCheckpoint } from './projection-runner';
+import { INLINE_CHECKPOINT, lockProjectionForTableWork, readCheckpoint, writeCheckpoint } from './projection-runner';
 import { indexDdl, indexesOf, keysOf, relevantTo, tableDdl, type Projection } from './projection';
 import { ensureProjectionTable } from './table-shape';
-import { INLINE_CHECKPOINT } from './inline';
 
 export interface ReplayProgress {
   phase: 'rebuilding' | 'switching' | 'done';
@@ -29,7 +28,7 @@ export async function replayProjection<Row>(
   const started = Date.now();
   const rebuild = `${projection.table}_rebuild_${started}`;
   await inTransaction(pool, async (c) => {
-    await c.query(projectionLockSql, [projection.name]);
+    await lockProjectionForTableWork(c, projection as Projection<unknown>, 'SHARE');
     await ensureProjectionTable(c, projection as Projection<unknown>);
   });
   await pool.query(tableDdl(projection as Projection<unknown>, rebuild, { indexes: false }));
@@ -78,7 +77,8 @@ export async function replayProjection<Row>(
     if (indexes) await pool.query(indexes);
     report('switching');
     await inTransaction(pool, async (c) => {
-      await c.query(projectionLockSql, [projection.name]);
+      // The live table is renamed below: locked before the projection, as its inline writers do.
+      await lockProjectionForTableWork(c, projection as Projection<unknown>, 'ACCESS EXCLUSIVE');
       // An inline read model (ADR 14) has no runner to pick up what the switch-over leaves out: it
       // takes every committed event; its writers wait on the lock, then write the new table.
       const inline = (await readCheckpoint(c, projection.name)) === INLINE_CHECKPOINT;
