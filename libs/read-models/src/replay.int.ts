@@ -86,4 +86,27 @@ describe('projection runner and replay', () => {
     const indexes = await pool.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'rm_cobv' AND indexname LIKE '%rebuild%'`);
     expect(indexes.rows).toEqual([]);
   });
+
+  it('drops what a replay killed mid-rebuild left, and refuses to run beside a live replay of the same read model', async () => {
+    // A replay killed (-9) mid-rebuild leaves its table, a copy of the read model so far: nobody
+    // would ever drop it (an audit, 2026-11-28, after kill -9 at seeded moments of npm run replay).
+    await pool.query(`CREATE TABLE rm_cobv_rebuild_1700000000000 (id text PRIMARY KEY, doc jsonb NOT NULL)`);
+    await pool.query(`INSERT INTO rm_cobv_rebuild_1700000000000 VALUES ('left', '{}')`);
+    await replayProjection(store, pool, cobvProjection);
+    const tables = async () => (await pool.query(`SELECT tablename FROM pg_tables WHERE tablename LIKE 'rm_cobv%' ORDER BY 1`)).rows.map((r) => r.tablename);
+    expect(await tables()).toEqual(['rm_cobv']);
+    // A replay that is alive holds its session's lock: another one of the same read model is refused and drops nothing.
+    const live = await pool.connect();
+    try {
+      await live.query(`SELECT pg_advisory_lock(hashtext('replay:' || $1))`, [cobvProjection.name]);
+      await live.query(`CREATE TABLE rm_cobv_rebuild_1800000000000 (id text PRIMARY KEY, doc jsonb NOT NULL)`);
+      await expect(replayProjection(store, pool, cobvProjection)).rejects.toThrow(/another replay of cobv is running/);
+      expect(await tables()).toEqual(['rm_cobv', 'rm_cobv_rebuild_1800000000000']);
+      await live.query(`SELECT pg_advisory_unlock(hashtext('replay:' || $1))`, [cobvProjection.name]);
+    } finally {
+      live.release();
+    }
+    await replayProjection(store, pool, cobvProjection);
+    expect(await tables()).toEqual(['rm_cobv']);
+  });
 });

@@ -24,6 +24,39 @@ export async function replayProjection<Row>(
   projection: Projection<Row>,
   options: { pageSize?: number; onProgress?(p: ReplayProgress): void } = {},
 ): Promise<ReplayProgress> {
+  // One replay of a read model at a time, marked by a lock on a session of its own: PostgreSQL
+  // frees it when the replay's process dies, so a table `<table>_rebuild_<ts>` found while it is
+  // held here was left by a replay that died mid-rebuild (kill -9, a lost connection), which its
+  // own clean-up (below) never ran for: a copy of the read model nobody would ever drop (an audit,
+  // 2026-11-28). It is dropped now.
+  const session = await pool.connect();
+  const lock = `replay:${projection.name}`;
+  try {
+    const { rows } = await session.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [lock]);
+    if (!rows[0].ok) throw new Error(`another replay of ${projection.name} is running`);
+    try {
+      await dropAbandonedRebuilds(session, projection.table);
+      return await rebuildAndSwitch(store, pool, projection, options);
+    } finally {
+      await session.query('SELECT pg_advisory_unlock(hashtext($1))', [lock]).catch(() => undefined);
+    }
+  } finally {
+    session.release();
+  }
+}
+
+async function dropAbandonedRebuilds(db: Pick<Pool, 'query'>, table: string): Promise<void> {
+  const { rows } = await db.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND starts_with(tablename, $1)', [`${table}_rebuild_`]);
+  const pattern = new RegExp(`^${table}_rebuild_\\d+$`);
+  for (const { tablename } of rows) if (pattern.test(tablename)) await db.query(`DROP TABLE IF EXISTS ${tablename}`);
+}
+
+async function rebuildAndSwitch<Row>(
+  store: EventStore,
+  pool: Pool,
+  projection: Projection<Row>,
+  options: { pageSize?: number; onProgress?(p: ReplayProgress): void },
+): Promise<ReplayProgress> {
   const pageSize = options.pageSize ?? 5000;
   const started = Date.now();
   const rebuild = `${projection.table}_rebuild_${started}`;
