@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Pool } from 'pg';
+import { Pool } from 'pg';
 import { cobvDecider, cobvStreamId, type CobVCommand, type CobVState, type Recebedor } from '@pix/domain';
 import { PostgresEventStore } from '@pix/event-store';
 import { createTestDatabase, testPool, type TestDatabase } from '@pix/testing';
@@ -108,5 +108,12 @@ describe('projection runner and replay', () => {
     }
     await replayProjection(store, pool, cobvProjection);
     expect(await tables()).toEqual(['rm_cobv']);
+    // The lock's session is its own, not one of the pool's: a pool of one still rebuilds.
+    const one = new Pool({ connectionString: db.url, max: 1 });
+    try {
+      expect((await replayProjection(store, one, cobvProjection)).phase).toBe('done');
+    } finally {
+      await one.end();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import { Client, type Pool } from 'pg';
 import { inTransaction, type EventStore, type GlobalPosition } from '@pix/event-store';
 import { applyEvents } from './apply-batch';
 import { INLINE_CHECKPOINT, lockProjectionForTableWork, readCheckpoint, writeCheckpoint } from './projection-runner';
@@ -29,7 +29,10 @@ export async function replayProjection<Row>(
   // held here was left by a replay that died mid-rebuild (kill -9, a lost connection), which its
   // own clean-up (below) never ran for: a copy of the read model nobody would ever drop (an audit,
   // 2026-11-28). It is dropped now.
-  const session = await pool.connect();
+  // A connection beside the pool's (as the pool builds its own), so a pool of one still rebuilds.
+  const session = new Client(pool.options);
+  session.on('error', () => undefined); // a lost session ends the replay through its pending query, or frees the lock
+  await session.connect();
   const lock = `replay:${projection.name}`;
   try {
     const { rows } = await session.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [lock]);
@@ -41,7 +44,7 @@ export async function replayProjection<Row>(
       await session.query('SELECT pg_advisory_unlock(hashtext($1))', [lock]).catch(() => undefined);
     }
   } finally {
-    session.release();
+    await session.end().catch(() => undefined);
   }
 }
 
