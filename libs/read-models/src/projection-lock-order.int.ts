@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client, type Pool } from 'pg';
-import { cobvDecider, cobvStreamId, type CobVCommand, type Recebedor } from '@pix/domain';
+import { cobvDecider, cobvStreamId } from '@pix/domain';
 import { migrate, PostgresEventStore } from '@pix/event-store';
 import { createTestDatabase, testPool, type TestDatabase } from '@pix/testing';
 import { cobvProjection } from './cobv/cobv-projection';
@@ -9,6 +9,7 @@ import { enableInlineProjections } from './inline';
 import { projectionMigration } from './projection-runner';
 import { replayProjection } from './replay';
 import type { Projection } from './projection';
+import { cobvCommand, testRecebedor } from './testing/cobv-commands';
 
 // An inline append (ADR 14) locks its read-model tables when PostgreSQL plans the statement, then
 // takes the projection's advisory lock (shared) as the statement runs. Whatever else takes that
@@ -17,15 +18,8 @@ import type { Projection } from './projection';
 // order: the other order deadlocked, and PostgreSQL aborted a PUT /cobv (500) or the replay
 // (an audit, 2026-11-28: 2 of 4 replays under 8 writers, 2 of 6 instance starts).
 
-const recebedor: Recebedor = { id: 'r1', nome: 'Loja', cnpj: '11222333000181', logradouro: 'Rua A', cidade: 'Recife', uf: 'PE', cep: '50000000', chaves: ['+5581999990000'] };
-const command = (txid: string, locId: number): CobVCommand => ({
-  type: 'CriarOuAlterarCobV',
-  txid,
-  now: new Date(),
-  recebedor,
-  novaLocation: { id: locId, location: `h/qr/v2/cobv/${txid}` },
-  input: { calendario: { dataDeVencimento: '2099-12-01' }, devedor: { cpf: '12345678909', nome: 'Ana' }, valor: { original: '10.00' }, chave: '+5581999990000' },
-});
+const recebedor = testRecebedor('r1');
+const command = (txid: string, locId: number) => cobvCommand(recebedor, txid, { loc: { id: locId, location: `h/qr/v2/cobv/${txid}` } });
 
 describe('projection locks are taken in the inline writers order', () => {
   let db: TestDatabase;

@@ -1,21 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { cobvDecider, cobvStreamId, type CobVCommand, type CobVState, type Recebedor } from '@pix/domain';
+import { cobvDecider, cobvStreamId, type CobVState } from '@pix/domain';
 import { PostgresEventStore } from '@pix/event-store';
 import { createTestDatabase, testPool, type TestDatabase } from '@pix/testing';
 import { cobvProjection } from './cobv/cobv-projection';
 import { ProjectionRunner } from './projection-runner';
 import { replayProjection, type ReplayProgress } from './replay';
+import { cobvCommand, testRecebedor } from './testing/cobv-commands';
 
-const recebedor: Recebedor = { id: 'local', nome: 'Loja', cnpj: '11222333000181', logradouro: 'Rua A', cidade: 'Recife', uf: 'PE', cep: '50000000', chaves: ['+5581999990000'] };
-const command = (txid: string, original: string): CobVCommand => ({
-  type: 'CriarOuAlterarCobV',
-  txid,
-  now: new Date(),
-  recebedor,
-  novaLocation: { id: 1, location: `https://h/qr/v2/cobv/${txid}` },
-  input: { calendario: { dataDeVencimento: '2099-12-01' }, devedor: { cpf: '12345678909', nome: 'Ana' }, valor: { original }, chave: '+5581999990000' },
-});
+const recebedor = testRecebedor('local');
+const command = (txid: string, original: string) => cobvCommand(recebedor, txid, { original });
 
 describe('projection runner and replay', () => {
   let db: TestDatabase;
