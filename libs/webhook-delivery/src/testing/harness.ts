@@ -65,11 +65,14 @@ export class Harness {
     return new Harness(url, pool, await NotificationOutbox.create(pool));
   }
 
-  /** Starts a worker; `ownPool` gives it separate connections, as a second process would have. */
-  async startWorker(config: Partial<DeliveryConfig> = {}, ownPool = false): Promise<DeliveryWorker> {
+  /**
+   * Starts a worker; `ownPool` gives it separate connections, as a second process would have (a
+   * number: they close after that many idle milliseconds).
+   */
+  async startWorker(config: Partial<DeliveryConfig> = {}, ownPool: boolean | { idleTimeoutMillis: number } = false): Promise<DeliveryWorker> {
     let pool = this.pool;
     if (ownPool) {
-      pool = testPool(this.url);
+      pool = typeof ownPool === 'object' ? new Pool({ connectionString: this.url, ...ownPool }).on('error', () => undefined) : testPool(this.url);
       this.pools.push(pool);
     }
     const worker = new DeliveryWorker(pool, this.registrations, { ...FAST, ...config }, systemClock, this.logger);
