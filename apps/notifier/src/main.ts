@@ -43,7 +43,8 @@ async function main(): Promise<void> {
   const listenOn = { port: config.port, host: config.host, portSetting: 'NOTIFIER_PORT' };
   await assertCanListen(listenOn);
   await assertPostgresReachable(config.databaseUrl);
-  // Migrations first, on a connection of their own: without the statement deadline below.
+  // Start-up's one schema step (migration ids shared with the API's), on a connection of its own:
+  // without the statement deadline below.
   await withOwnPool(config.databaseUrl, 'pix-notifier', (own) => migrate(own, NOTIFIER_MIGRATIONS));
   // As the API's: a database that does not answer fails a request in 5 s (a 503) instead of holding
   // it, and a statement it stops answering (frozen, black-holed) fails at the deadline, its connection dropped.

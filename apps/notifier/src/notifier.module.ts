@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { isDraining } from '@pix/http-edge';
 import { withCorrelationId, withTimeout } from '@pix/observability';
 import { Pool } from 'pg';
-import { EVENT_STORE_MIGRATIONS, EventStoreDbEventStore, migrate, PostgresEventStore, SNAPSHOTS_MIGRATION, type EventStore } from '@pix/event-store';
+import { EVENT_STORE_MIGRATIONS, EventStoreDbEventStore, PostgresEventStore, SNAPSHOTS_MIGRATION, type EventStore } from '@pix/event-store';
 import { OUTBOX_MIGRATIONS } from '@pix/webhook-delivery';
 import { dependenciesAnswer, NotificationsController, NotifierCore, NotifierIntakeController, NOTIFICATION_OUTBOX, NOTIFIER_CORE, NOTIFIER_INTAKE } from '@pix/messaging';
 import { BrokerProbe, CASH_IN_CONTRACT, createKafka, ensureCashInTopics, KAFKA_RETRY, KafkaBatchServer, KafkaLogs } from '@pix/messaging-kafka';
@@ -146,9 +146,7 @@ export class NotifierModule {
 /** The notifier's tables (migration ids shared with the API's): one schema step, under the one lock all DDL takes. */
 export const NOTIFIER_MIGRATIONS = [...EVENT_STORE_MIGRATIONS, SNAPSHOTS_MIGRATION, ...OUTBOX_MIGRATIONS];
 
-/** The event store the registrations are read from: EventStoreDB when configured, else PostgreSQL. */
+/** The event store the registrations are read from: EventStoreDB when configured, else PostgreSQL (NOTIFIER_MIGRATIONS run first). */
 export async function openEventStore(config: NotifierConfig, pool: Pool): Promise<EventStore> {
-  // Start-up's one schema step (main.ts has run it on a connection of its own: then nothing to do).
-  await migrate(pool, NOTIFIER_MIGRATIONS);
   return config.eventStoreConnectionString ? EventStoreDbEventStore.fromConnectionString(config.eventStoreConnectionString) : PostgresEventStore.create({ pool, listen: false });
 }

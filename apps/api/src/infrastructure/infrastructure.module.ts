@@ -54,7 +54,7 @@ export class InfrastructureModule implements OnApplicationBootstrap, OnApplicati
         // All start-up DDL in one step under one lock: instances starting together take turns.
         // On a connection of its own, without the statement deadline: building an index on a large
         // table, or waiting for another instance's migrations, takes as long as it takes.
-        { provide: SCHEMA, inject: [READ_DB], useFactory: () => withOwnPool(options.databaseUrl, 'pix-api', migrateApiSchema) },
+        { provide: SCHEMA, useFactory: () => withOwnPool(options.databaseUrl, 'pix-api', migrateApiSchema) },
         { provide: READINESS, useFactory: () => new Readiness() },
         {
           provide: EVENT_STORE,
@@ -91,4 +91,3 @@ export class InfrastructureModule implements OnApplicationBootstrap, OnApplicati
     await this.pool.end();
   }
 }
-
